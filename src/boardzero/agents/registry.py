@@ -1,0 +1,105 @@
+"""Agents are named by strings everywhere: ``random``, ``mcts:sims=400``, ``az:runs/c4,sims=200``.
+
+Grammar: ``name[:part[,part...]]`` where parts may also be separated by ``:``.
+A part ``key=value`` is a keyword option; a bare word is ``True`` for a boolean
+option of that name (``best:greedy``), otherwise the factory's first
+positional argument (``az:runs/c4``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import typing
+from typing import Any, Callable
+
+from boardzero.core.api import Game
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import coerce
+
+from boardzero.agents.base import Agent
+
+# name -> "module:factory"; a factory is called as factory(game, *positional, **options)
+_AGENTS: dict[str, str | Callable[..., Agent]] = {
+    "random": "boardzero.agents.random_agent:RandomAgent",
+    "greedy": "boardzero.agents.greedy:GreedyAgent",
+    "mcts": "boardzero.agents.mcts_agent:MCTSAgent",
+}
+
+
+def register_agent(name: str, factory: str | Callable[..., Agent]) -> None:
+    _AGENTS[name] = factory
+
+
+def agent_names() -> list[str]:
+    return sorted(_AGENTS)
+
+
+def _factory(name: str) -> Callable[..., Agent]:
+    if name not in _AGENTS:
+        raise ConfigError("agent", f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
+    target = _AGENTS[name]
+    if isinstance(target, str):
+        module_name, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module_name), attr)
+        _AGENTS[name] = target
+    return target
+
+
+def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
+    """Split an agent spec into (name, bare words, key=value options)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError("agent", "empty agent spec; examples: random, mcts:sims=400")
+    name, _, rest = spec.strip().partition(":")
+    if not re.fullmatch(r"[A-Za-z_][\w-]*", name):
+        raise ConfigError("agent", f"bad agent name {name!r} in spec {spec!r}")
+    words: list[str] = []
+    options: dict[str, str] = {}
+    for part in filter(None, re.split(r"[,:](?![\\/])", rest) if rest else []):
+        if "=" in part:
+            key, _, value = part.partition("=")
+            if not key:
+                raise ConfigError("agent", f"empty option name in spec {spec!r}")
+            options[key] = value
+        else:
+            words.append(part)
+    return name, words, options
+
+
+def make_agent(spec: str, game: Game) -> Agent:
+    """Build an agent from its spec string for ``game``; bad specs raise ConfigError."""
+    name, words, options = parse_spec(spec)
+    factory = _factory(name)
+    params = inspect.signature(factory).parameters
+    try:
+        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
+    except Exception:  # pragma: no cover - unresolvable annotations: keep strings
+        hints = {}
+    keyword = {p.name: p for p in params.values() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+               and p.name != "game"}
+    positional: list[str] = []
+    kwargs: dict[str, Any] = {}
+    for word in words:
+        param = keyword.get(word)
+        if param is not None and (hints.get(word) is bool or isinstance(param.default, bool)):
+            kwargs[word] = True
+        else:
+            positional.append(word)
+    for key, value in options.items():
+        if key not in keyword:
+            allowed = ", ".join(sorted(keyword)) or "(none)"
+            raise ConfigError(f"agent {name}", f"unknown option {key!r}; allowed: {allowed}")
+        kwargs[key] = coerce(f"agent {name}.{key}", value, hints.get(key, type(keyword[key].default)))
+    pos_params = [p for p in params.values() if p.kind == p.POSITIONAL_OR_KEYWORD and p.name != "game"
+                  and p.name not in kwargs]
+    if len(positional) > len(pos_params):
+        raise ConfigError(f"agent {name}", f"unexpected argument(s) {positional} in spec {spec!r}")
+    for word, param in zip(positional, pos_params):
+        kwargs[param.name] = coerce(f"agent {name}.{param.name}", word, hints.get(param.name, str))
+    try:
+        agent = factory(game, **kwargs)
+    except TypeError as exc:
+        raise ConfigError(f"agent {name}", str(exc)) from None
+    agent.spec = spec
+    return agent

@@ -1,0 +1,177 @@
+"""The Game / State API that every game implements and every algorithm uses.
+
+A game is a pure function of its setup seed and its action list: chance is an
+explicit player (``CHANCE``) whose outcomes, with probabilities, are listed by
+``chance_outcomes()`` and applied like any action. Values are vectors with one
+entry per seat; nothing here assumes two players or zero-sum returns.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+
+from boardzero.core.errors import ConfigError, IllegalActionError
+
+CHANCE = -1  # current_player at a chance node
+TERMINAL = -2  # current_player once the game is over
+
+RECORD_VERSION = 1
+
+
+class Game(abc.ABC):
+    """Static description of a game with fixed options.
+
+    Subclasses set ``name``, ``num_players``, ``num_actions`` and
+    ``observation_spec`` (observation name -> shape, all float32) and declare
+    their options as a dataclass in ``Options``.
+    """
+
+    name: ClassVar[str]
+    Options: ClassVar[type] = None  # dataclass of options; one docstring line per field via metadata["doc"]
+    num_players: int
+    num_actions: int
+    observation_spec: dict[str, tuple[int, ...]]
+    has_hidden_information: ClassVar[bool] = False
+    has_chance: ClassVar[bool] = False
+
+    def __init__(self, options: Any = None):
+        self.options = options if options is not None else (self.Options() if self.Options else None)
+
+    @abc.abstractmethod
+    def new_state(self, *, seed: int | None = None) -> State:
+        """A fresh game; ``seed`` fixes the setup (board layout etc.), not later chance."""
+
+    @abc.abstractmethod
+    def action_name(self, action: int) -> str:
+        """A readable name of a player action id."""
+
+    def outcome_name(self, outcome: int) -> str:
+        """A readable name of a chance outcome id."""
+        return f"chance outcome {outcome}"
+
+    def options_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self.options) if self.options is not None else {}
+
+    def state_from_record(self, record: dict) -> State:
+        """Replay a record made by ``State.to_record()``; raises on a foreign or bad record."""
+        if not isinstance(record, dict):
+            raise ConfigError("record", f"expected a JSON object, got {type(record).__name__}")
+        if record.get("game") != self.name:
+            raise ConfigError("record.game", f"record is for game {record.get('game')!r}, not {self.name!r}")
+        if record.get("options", {}) != self.options_dict():
+            raise ConfigError("record.options", f"record options {record.get('options')} differ from {self.options_dict()}")
+        actions = record.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
+            raise ConfigError("record.actions", "expected a list of integer action ids")
+        state = self.new_state(seed=record.get("seed"))
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options_dict().items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State(abc.ABC):
+    """One position of a game. Mutable: ``apply`` changes it in place."""
+
+    game: Game
+    seed: int | None
+    history: list[int]  # every applied id, chance outcomes included
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` or ``TERMINAL``."""
+
+    @abc.abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """bool[num_actions]; all False at chance and terminal nodes."""
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_mask())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome id, probability) pairs at a chance node; empty elsewhere."""
+        return []
+
+    def apply(self, action: int) -> None:
+        """Apply a player action or a chance outcome; raises IllegalActionError and leaves the state unchanged."""
+        action = int(action)
+        player = self.current_player
+        if player == TERMINAL:
+            raise IllegalActionError(action, "the game is over")
+        if player == CHANCE:
+            outcomes = {o for o, p in self.chance_outcomes() if p > 0}
+            if action not in outcomes:
+                raise IllegalActionError(action, f"not a possible chance outcome here; possible: {sorted(outcomes)}")
+        else:
+            if not 0 <= action < self.game.num_actions:
+                raise IllegalActionError(action, f"action ids are 0..{self.game.num_actions - 1}")
+            if not self.legal_mask()[action]:
+                raise IllegalActionError(
+                    action, self.illegal_reason(action), name=self.game.action_name(action)
+                )
+        self._apply(action)
+        self.history.append(action)
+
+    def illegal_reason(self, action: int) -> str:
+        """Why a player action is illegal now; games override with specific reasons."""
+        legal = [self.game.action_name(a) for a in self.legal_actions()[:12]]
+        more = "" if len(self.legal_actions()) <= 12 else ", ..."
+        return f"not legal for seat {self.current_player} now; legal: {', '.join(legal)}{more}"
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply an already validated action or outcome."""
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @abc.abstractmethod
+    def returns(self) -> np.ndarray:
+        """float[num_players]: final rewards (zeros before the end)."""
+
+    @abc.abstractmethod
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        """What ``seat`` may know, as float32 arrays shaped by ``game.observation_spec``."""
+
+    def sample_hidden(self, seat: int, rng: np.random.Generator) -> State:
+        """A full state consistent with what ``seat`` knows; a clone for perfect information."""
+        return self.clone()
+
+    def public_history(self, seat: int) -> list[int | None]:
+        """The action history as ``seat`` saw it: ids it may not know are ``None``."""
+        return list(self.history)
+
+    def render(self, seat: int | None = None) -> str:
+        """A text picture of the position; with ``seat``, only what that seat may see."""
+        return repr(self)
+
+    def to_record(self) -> dict:
+        """A JSON-able record that replays exactly with ``Game.state_from_record``."""
+        return {
+            "version": RECORD_VERSION,
+            "game": self.game.name,
+            "options": self.game.options_dict(),
+            "seed": self.seed,
+            "actions": [int(a) for a in self.history],
+            "returns": [float(r) for r in self.returns()] if self.is_terminal() else None,
+        }
+
+
+def sample_chance(state: State, rng: np.random.Generator) -> int:
+    """Draw a chance outcome of ``state`` by its probabilities."""
+    outcomes = state.chance_outcomes()
+    probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
+    index = rng.choice(len(outcomes), p=probs / probs.sum())
+    return outcomes[index][0]

@@ -1,0 +1,134 @@
+"""Game registry: ``make("connect4", **options)`` and ``games()``.
+
+Games are registered by import path so that listing them does not import
+heavy modules (the Catan engine compiles with numba).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import typing
+from typing import Any
+
+from boardzero.core.api import Game
+from boardzero.core.errors import ConfigError
+
+_GAMES: dict[str, str] = {
+    "tictactoe": "boardzero.games.tictactoe:TicTacToe",
+    "connect4": "boardzero.games.connect4:Connect4",
+    "kuhn_poker": "boardzero.games.kuhn_poker:KuhnPoker",
+    "catan": "boardzero.games.catan:Catan",
+}
+
+
+def register_game(name: str, target: str | type[Game]) -> None:
+    """Register a game class (or a ``"module:Class"`` path) under ``name``."""
+    _GAMES[name] = target
+
+
+def games() -> list[str]:
+    """Names of every registered game."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    if name not in _GAMES:
+        raise ConfigError("game", f"unknown game {name!r}; known games: {', '.join(games())}")
+    target = _GAMES[name]
+    if isinstance(target, str):
+        module_name, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module_name), attr)
+        _GAMES[name] = target
+    return target
+
+
+def option_docs(name: str) -> list[tuple[str, str, Any, str]]:
+    """(option, type name, default, doc) for each option of a game."""
+    cls = game_class(name)
+    if cls.Options is None:
+        return []
+    hints = typing.get_type_hints(cls.Options)
+    rows = []
+    for f in dataclasses.fields(cls.Options):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        rows.append((f.name, _type_name(hints[f.name]), default, f.metadata.get("doc", "")))
+    return rows
+
+
+def make(name: str, **options: Any) -> Game:
+    """Build a game by name; option values may be strings (as typed on a command line)."""
+    cls = game_class(name)
+    if cls.Options is None:
+        if options:
+            raise ConfigError(f"{name}.{next(iter(options))}", f"game {name!r} takes no options")
+        return cls()
+    hints = typing.get_type_hints(cls.Options)
+    allowed = {f.name for f in dataclasses.fields(cls.Options)}
+    values = {}
+    for key, value in options.items():
+        if key not in allowed:
+            raise ConfigError(
+                f"{name}.{key}", f"unknown option; allowed: {', '.join(sorted(allowed)) or '(none)'}"
+            )
+        values[key] = coerce(f"{name}.{key}", value, hints[key])
+    try:
+        opts = cls.Options(**values)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ConfigError):
+            raise
+        raise ConfigError(name, str(exc)) from None
+    return cls(opts)
+
+
+def coerce(field: str, value: Any, annotation: Any) -> Any:
+    """Convert ``value`` to ``annotation`` (int, float, bool, str or Optional of them)."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        if value is None or (isinstance(value, str) and value.lower() == "none"):
+            if type(None) in args:
+                return None
+        inner = [a for a in args if a is not type(None)]
+        return coerce(field, value, inner[0])
+    if typing.get_origin(annotation) is typing.Literal:
+        choices = args
+        converted = coerce(field, value, type(choices[0]))
+        if converted not in choices:
+            raise ConfigError(field, f"{value!r} is not allowed; allowed: {', '.join(map(str, choices))}")
+        return converted
+    if annotation is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ConfigError(field, f"expected true or false, got {value!r}")
+    if annotation in (int, float):
+        if isinstance(value, bool):
+            raise ConfigError(field, f"expected {annotation.__name__}, got {value!r}")
+        try:
+            converted = annotation(value)
+        except (TypeError, ValueError):
+            raise ConfigError(field, f"expected {annotation.__name__}, got {value!r}") from None
+        if annotation is int and isinstance(value, float) and converted != value:
+            raise ConfigError(field, f"expected an integer, got {value!r}")
+        return converted
+    if annotation is str:
+        return str(value)
+    return value
+
+
+def _type_name(annotation: Any) -> str:
+    if typing.get_origin(annotation) is typing.Literal:
+        return "|".join(map(str, typing.get_args(annotation)))
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if args:
+        return _type_name(args[0]) + " or none"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def option(default: Any, doc: str, **kwargs: Any) -> Any:
+    """A dataclass field with a one-line doc (shown by ``boardzero games``)."""
+    return dataclasses.field(default=default, metadata={"doc": doc}, **kwargs)

@@ -1,0 +1,36 @@
+"""Play one game between agents, sampling chance outcomes with an explicit rng."""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from boardzero.agents.base import Agent
+from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.view import SeatView
+
+
+def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator, *, seed: int | None = None,
+              on_step: Callable[[State, int, int], None] | None = None, max_steps: int = 1_000_000) -> State:
+    """Play to the end; ``agents[seat]`` moves for each seat. Returns the final state.
+
+    ``on_step(state_before, player, action)`` is called before each action is applied.
+    """
+    if len(agents) != game.num_players:
+        raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    for agent in agents:
+        agent.reset()
+    state = game.new_state(seed=seed)
+    for _ in range(max_steps):
+        player = state.current_player
+        if player < 0 and state.is_terminal():
+            return state
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = agents[player].act(SeatView(state, player), rng)
+        if on_step is not None:
+            on_step(state, player, action)
+        state.apply(action)
+    raise RuntimeError(f"{game.name} did not end within {max_steps} steps")
