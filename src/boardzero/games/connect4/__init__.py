@@ -1,0 +1,129 @@
+"""Connect 4 on the standard 6x7 board.
+
+Action id = column 0..6 (left to right); seat 0 moves first; stones fall to the
+lowest empty row. The position is two bitboards (one per seat), so the win test
+is four shift-and-mask lines. Returns are +1/-1 for a win/loss and 0/0 for a draw.
+
+Bit layout: column ``c`` uses bits ``7c .. 7c+5`` (row 0 at the bottom); bit
+``7c+6`` is a sentinel so shifts never wrap between columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzero.core.api import TERMINAL, Game, State
+
+ROWS, COLS = 6, 7
+COLUMN_BITS = ROWS + 1
+BOTTOM_ROW = sum(1 << (COLUMN_BITS * c) for c in range(COLS))
+FULL_BOARD = BOTTOM_ROW * ((1 << ROWS) - 1)
+WIN_SHIFTS = (1, COLUMN_BITS, COLUMN_BITS - 1, COLUMN_BITS + 1)  # vertical, horizontal, two diagonals
+
+# (row, col) of each bit of a column-major bitboard, for decoding into planes
+_BIT_ROW = np.array([b % COLUMN_BITS for b in range(COLUMN_BITS * COLS)])
+_BIT_COL = np.array([b // COLUMN_BITS for b in range(COLUMN_BITS * COLS)])
+_PLAYABLE_BITS = np.flatnonzero(_BIT_ROW < ROWS)
+
+
+def has_four(bitboard: int) -> bool:
+    """Whether a bitboard holds four in a row in any direction."""
+    for shift in WIN_SHIFTS:
+        pairs = bitboard & (bitboard >> shift)
+        if pairs & (pairs >> (2 * shift)):
+            return True
+    return False
+
+
+def bitboard_to_grid(bitboard: int) -> np.ndarray:
+    """bool[ROWS, COLS] with row 0 at the top, as the board is drawn."""
+    grid = np.zeros((ROWS, COLS), dtype=bool)
+    bits = np.array([(bitboard >> int(b)) & 1 for b in _PLAYABLE_BITS], dtype=bool)
+    grid[ROWS - 1 - _BIT_ROW[_PLAYABLE_BITS], _BIT_COL[_PLAYABLE_BITS]] = bits
+    return grid
+
+
+class Connect4(Game):
+    name = "connect4"
+    num_players = 2
+    num_actions = COLS
+    observation_spec = {"planes": (2, ROWS, COLS), "flat": (2 * ROWS * COLS,)}
+
+    def new_state(self, *, seed: int | None = None) -> Connect4State:
+        return Connect4State(self, seed)
+
+    def action_name(self, action: int) -> str:
+        return f"column {int(action) + 1}"
+
+
+class Connect4State(State):
+    __slots__ = ("game", "seed", "history", "boards", "heights", "winner", "_player")
+
+    def __init__(self, game: Connect4, seed: int | None = None):
+        self.game = game
+        self.seed = seed
+        self.history: list[int] = []
+        self.boards = [0, 0]  # bitboard per seat
+        self.heights = [COLUMN_BITS * c for c in range(COLS)]  # next free bit per column
+        self.winner = -1  # seat that won, -1 for none yet
+        self._player = 0
+
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    def legal_mask(self) -> np.ndarray:
+        if self._player == TERMINAL:
+            return np.zeros(COLS, dtype=bool)
+        return np.array([h % COLUMN_BITS < ROWS for h in self.heights], dtype=bool)
+
+    def illegal_reason(self, action: int) -> str:
+        return f"column {action + 1} is full"
+
+    def _apply(self, action: int) -> None:
+        player = self._player
+        self.boards[player] |= 1 << self.heights[action]
+        self.heights[action] += 1
+        if has_four(self.boards[player]):
+            self.winner = player
+            self._player = TERMINAL
+        elif (self.boards[0] | self.boards[1]) == FULL_BOARD:
+            self._player = TERMINAL
+        else:
+            self._player = 1 - player
+
+    def clone(self) -> Connect4State:
+        other = Connect4State.__new__(Connect4State)
+        other.game = self.game
+        other.seed = self.seed
+        other.history = list(self.history)
+        other.boards = list(self.boards)
+        other.heights = list(self.heights)
+        other.winner = self.winner
+        other._player = self._player
+        return other
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros(2, dtype=np.float64)
+        if self.winner >= 0:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = -1.0
+        return out
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        planes = np.stack([bitboard_to_grid(self.boards[seat]), bitboard_to_grid(self.boards[1 - seat])])
+        planes = planes.astype(np.float32)
+        return {"planes": planes, "flat": planes.reshape(-1)}
+
+    def render(self, seat: int | None = None) -> str:
+        marks = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))
+        lines = [" " + " ".join(str(c + 1) for c in range(COLS))]
+        for r in range(ROWS):
+            cells = ["X" if marks[0][r, c] else "O" if marks[1][r, c] else "." for c in range(COLS)]
+            lines.append("|" + "|".join(cells) + "|")
+        lines.append("+" + "-" * (2 * COLS - 1) + "+")
+        if self.is_terminal():
+            lines.append("X wins" if self.winner == 0 else "O wins" if self.winner == 1 else "draw")
+        else:
+            lines.append(f"{'X' if self._player == 0 else 'O'} (seat {self._player}) to move")
+        return "\n".join(lines)
