@@ -1,0 +1,56 @@
+"""The ``mcts`` agent: plain UCT with random rollouts over the Game API, any number of players.
+
+``mcts:sims=400`` searches 400 simulations per move; the move played is the
+most visited one. Values are backed up as vectors (max^n), chance nodes are
+sampled by their probabilities, and in games with hidden information each
+simulation starts from a state sampled from the seat's view.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzero.agents.base import Agent
+from boardzero.core.api import Game
+from boardzero.core.errors import ConfigError
+from boardzero.core.view import SeatView
+from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator
+
+
+class MCTSAgent(Agent):
+    def __init__(self, game: Game, *, sims: int = 400, c: float = 1.0, rollouts: int = 1, batch: int = 1,
+                 reuse: bool = True, temperature: float = 0.0, selection: str = "uct"):
+        """sims: simulations per move; c: exploration weight; rollouts: random playouts per leaf;
+        batch: leaves per evaluation round (virtual loss); reuse: keep the tree between moves;
+        temperature: 0 plays the most visited move, >0 samples visits ** (1/temperature);
+        selection: uct (default) or puct (uniform priors)."""
+        if sims < 1:
+            raise ConfigError("agent mcts.sims", f"must be at least 1, got {sims}")
+        if rollouts < 1:
+            raise ConfigError("agent mcts.rollouts", f"must be at least 1, got {rollouts}")
+        if batch < 1:
+            raise ConfigError("agent mcts.batch", f"must be at least 1, got {batch}")
+        if c < 0:
+            raise ConfigError("agent mcts.c", f"must be >= 0, got {c}")
+        if selection not in ("uct", "puct"):
+            raise ConfigError("agent mcts.selection", f"{selection!r} is not allowed; allowed: uct, puct")
+        self.game = game
+        self.temperature = temperature
+        config = MCTSConfig(simulations=sims, selection=selection, c_uct=c, c_puct=c, batch_size=batch,
+                            reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0)
+        self.mcts = MCTS(game, RolloutEvaluator(game, rollouts=rollouts), config)
+        self.last_result = None
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return int(legal[0])
+        result = self.mcts.search(view, rng)
+        self.last_result = result
+        if self.temperature > 0:
+            return int(rng.choice(len(result.visits), p=result.policy(self.temperature)))
+        return result.best_action()
+
+    def reset(self) -> None:
+        self.mcts.reset()
+        self.last_result = None

@@ -1,0 +1,325 @@
+"""Monte Carlo tree search over the Game API, for any number of players.
+
+One simulation:
+
+1. ``view.sample_state(rng)``: a full state consistent with what the searching
+   seat knows (a clone for perfect information), so hidden information is
+   never read: determinization.
+2. descend from the root, applying moves to that state: at a decision node pick
+   among the moves legal *in this sampled state* by PUCT (priors from the
+   evaluator) or UCT (uniform priors, e.g. random rollouts); at a chance node
+   draw an outcome by its probabilities;
+3. at a new decision node ask the evaluator for priors and a value vector (one
+   entry per seat); at a terminal node take the returns;
+4. back the vector up max^n style: every node adds the whole vector, every
+   edge keeps the value of the seat that chose it.
+
+Several simulations per tree run before one evaluator call (virtual loss keeps
+them apart), and ``search_many`` gathers the leaves of many games into that
+same call. Trees are kept between moves and reused when the public history
+extends the one they were built for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+import numpy as np
+
+from boardzero.core.api import CHANCE, TERMINAL, Game, State
+from boardzero.core.errors import ConfigError
+from boardzero.core.view import SeatView
+from boardzero.search.evaluator import Evaluator, sample_outcome
+from boardzero.search.tree import ROOT_INDEX, UNEXPANDED, UNVISITED, Tree
+
+
+@dataclass
+class MCTSConfig:
+    simulations: int = 200  # simulations per search (the root evaluation counts as one)
+    selection: Literal["puct", "uct"] = "puct"  # puct: Q + c_puct*P*sqrt(N)/(1+n); uct: Q + c_uct*sqrt(ln N / n)
+    c_puct: float = 1.5  # exploration weight of PUCT
+    c_uct: float = 1.0  # exploration weight of UCT (values in [-1, 1])
+    fpu_reduction: float = 0.0  # PUCT value of an unvisited move: parent's value for the mover minus this
+    dirichlet_alpha: float = 0.3  # root noise concentration (self-play)
+    dirichlet_fraction: float = 0.25  # share of noise in the root priors when add_noise=True
+    batch_size: int = 8  # leaves gathered per tree before one evaluator call (virtual loss between them)
+    virtual_loss: float = 1.0  # value taken from a pending edge (and visit added) while its leaf waits
+    reuse_tree: bool = True  # keep the subtree of the moves played since the last search
+
+    def __post_init__(self):
+        checks = {
+            "simulations": self.simulations >= 1,
+            "batch_size": self.batch_size >= 1,
+            "c_puct": self.c_puct >= 0,
+            "c_uct": self.c_uct >= 0,
+            "dirichlet_alpha": self.dirichlet_alpha > 0,
+            "dirichlet_fraction": 0 <= self.dirichlet_fraction <= 1,
+            "virtual_loss": self.virtual_loss >= 0,
+            "selection": self.selection in ("puct", "uct"),
+        }
+        for name, ok in checks.items():
+            if not ok:
+                raise ConfigError(f"mcts.{name}", f"bad value {getattr(self, name)!r}")
+
+
+@dataclass
+class SearchResult:
+    visits: np.ndarray  # [A] visit count of each root move
+    value: np.ndarray  # [P] mean value vector of the root, absolute seat order
+    prior: np.ndarray  # [A] root priors from the evaluator (before noise)
+    q: np.ndarray  # [A] mean value of each root move for the seat to move (nan if unvisited)
+    player: int  # seat to move at the root
+    tree: Tree = field(repr=False)  # the tree after the search; the root is ROOT_INDEX
+    root: int = ROOT_INDEX
+
+    def policy(self, temperature: float = 1.0) -> np.ndarray:
+        """float[A]: visits ** (1 / temperature), normalised; temperature 0 splits evenly among the most visited."""
+        visits = self.visits.astype(np.float64)
+        if temperature <= 0:
+            best = visits == visits.max()
+            return best / best.sum()
+        scaled = visits / visits.max()
+        weights = scaled ** (1.0 / temperature)
+        return weights / weights.sum()
+
+    def best_action(self) -> int:
+        """The most visited move; ties go to the higher mean value."""
+        most = np.flatnonzero(self.visits == self.visits.max())
+        if len(most) == 1:
+            return int(most[0])
+        q = np.nan_to_num(self.q[most], nan=-np.inf)
+        return int(most[np.argmax(q)])
+
+
+@dataclass
+class _StoredTree:
+    tree: Tree
+    history: list  # public history at the tree's root
+    seat: int
+    setup: object  # the sampled state's setup seed: trees are never shared across boards
+
+
+@dataclass
+class _Search:
+    """One search in progress (one view, one tree)."""
+
+    view: SeatView
+    tree: Tree
+    setup: object
+    done: int = 0
+    saved_prior: np.ndarray | None = None
+
+
+@dataclass
+class _Leaf:
+    search: _Search
+    nodes: list  # node numbers from the root to the leaf
+    edges: list  # (node, action) for every decision edge taken
+    state: State
+    expand: bool  # whether the leaf node takes the evaluator's priors
+
+
+class MCTS:
+    """Search with ``evaluator`` at the leaves. ``search(view, rng)`` for one game, ``search_many`` for a batch."""
+
+    def __init__(self, game: Game, evaluator: Evaluator, config: MCTSConfig | None = None):
+        self.game = game
+        self.evaluator = evaluator
+        self.config = config if config is not None else MCTSConfig()
+        self._evaluator_uses_rng = bool(getattr(evaluator, "uses_rng", False))
+        self._pool: list[_StoredTree] = []
+        self._pool_limit = 4
+
+    # ------------------------------------------------------------------ public
+    def search(self, view: SeatView, rng: np.random.Generator, *, add_noise: bool = False,
+               simulations: int | None = None) -> SearchResult:
+        return self.search_many([view], rng, add_noise=add_noise, simulations=simulations)[0]
+
+    def search_many(self, views: Sequence[SeatView], rng: np.random.Generator, *, add_noise: bool = False,
+                    simulations: int | None = None) -> list[SearchResult]:
+        """Search every view; leaf evaluations of all of them share evaluator calls."""
+        target = self.config.simulations if simulations is None else simulations
+        self._pool_limit = max(self._pool_limit, 2 * len(views))
+        searches = [self._start(view, rng) for view in views]
+        self._expand_roots(searches, rng)
+        if add_noise:
+            for search in searches:
+                self._add_root_noise(search, rng)
+        while True:
+            active = [s for s in searches if s.done < target]
+            if not active:
+                break
+            leaves: list[_Leaf] = []
+            for search in active:
+                for _ in range(min(self.config.batch_size, target - search.done)):
+                    leaf = self._simulate(search, rng)
+                    if leaf is not None:
+                        leaves.append(leaf)
+            if leaves:
+                self._evaluate_and_backup(leaves, rng)
+        return [self._finish(search) for search in searches]
+
+    def reset(self) -> None:
+        """Forget every kept tree (a new game, or a new opponent)."""
+        self._pool.clear()
+
+    # ------------------------------------------------------------------ setup
+    def _start(self, view: SeatView, rng: np.random.Generator) -> _Search:
+        if view.seat < 0 or not view.legal_mask.any():
+            raise ValueError(f"cannot search: seat {view.seat} has no move in this position")
+        setup = view.sample_state(rng).seed
+        tree = self._reuse(view, setup) if self.config.reuse_tree else None
+        if tree is None:
+            tree = Tree(self.game.num_actions, self.game.num_players)
+        return _Search(view=view, tree=tree, setup=setup)
+
+    def _reuse(self, view: SeatView, setup) -> Tree | None:
+        """The kept subtree for this view's public history, if one extends a stored root."""
+        history = view.history
+        hidden = self.game.has_hidden_information
+        best, best_len, best_node = None, -1, UNVISITED
+        for stored in self._pool:
+            if stored.setup != setup or (hidden and stored.seat != view.seat):
+                continue  # never reuse another seat's tree: it was built from that seat's knowledge
+            k = len(stored.history)
+            if k <= best_len or k > len(history) or history[:k] != stored.history:
+                continue
+            node = stored.tree.walk(ROOT_INDEX, history[k:])
+            if node != UNVISITED and stored.tree.player[node] == view.seat:
+                best, best_len, best_node = stored, k, node
+        if best is None:
+            return None
+        self._pool.remove(best)
+        return best.tree if best_node == ROOT_INDEX else best.tree.subtree(best_node)
+
+    def _expand_roots(self, searches: list[_Search], rng: np.random.Generator) -> None:
+        fresh = [s for s in searches if s.tree.player[ROOT_INDEX] == UNEXPANDED]
+        if not fresh:
+            return
+        leaves = [_Leaf(s, [ROOT_INDEX], [], s.view.sample_state(rng), True) for s in fresh]
+        self._evaluate_and_backup(leaves, rng)
+
+    def _add_root_noise(self, search: _Search, rng: np.random.Generator) -> None:
+        tree, legal = search.tree, search.view.legal_mask
+        search.saved_prior = tree.prior[ROOT_INDEX].copy()
+        count = int(legal.sum())
+        if count < 2:
+            return
+        noise = rng.dirichlet(np.full(count, self.config.dirichlet_alpha))
+        fraction = self.config.dirichlet_fraction
+        tree.prior[ROOT_INDEX, legal] = (1 - fraction) * tree.prior[ROOT_INDEX, legal] + fraction * noise
+
+    # ------------------------------------------------------------------ one simulation
+    def _simulate(self, search: _Search, rng: np.random.Generator) -> _Leaf | None:
+        """Descend once; back up at once if the walk ends at a terminal state, else return the leaf."""
+        tree = search.tree
+        state = search.view.sample_state(rng)
+        nodes, edges = [ROOT_INDEX], []
+        node = ROOT_INDEX
+        virtual_loss = self.config.virtual_loss
+        while True:
+            player = state.current_player
+            if player == TERMINAL:
+                if tree.player[node] == UNEXPANDED:
+                    tree.player[node] = TERMINAL
+                self._backup(search, nodes, edges, np.asarray(state.returns(), dtype=np.float64))
+                return None
+            kind = tree.player[node]
+            if kind == UNEXPANDED:
+                if player != CHANCE:
+                    return self._pending(search, nodes, edges, state, expand=True)
+                tree.player[node] = CHANCE  # chance nodes need no evaluation
+                kind = CHANCE
+            if kind != player:
+                # another determinization disagrees about who moves here: evaluate, do not expand
+                return self._pending(search, nodes, edges, state, expand=False)
+            if player == CHANCE:
+                action = sample_outcome(state, rng)
+            else:
+                action = self._select(tree, node, state.legal_mask(), player, rng)
+                tree.edge_visits[node, action] += virtual_loss
+                tree.edge_value[node, action] -= virtual_loss
+                edges.append((node, action))
+            tree.node_visits[node] += virtual_loss
+            child = tree.child(node, action)
+            if child == UNVISITED:
+                child = tree.add_child(node, action)
+            state.apply(action)
+            node = child
+            nodes.append(node)
+
+    def _pending(self, search, nodes, edges, state, *, expand: bool) -> _Leaf:
+        return _Leaf(search, nodes, edges, state, expand)
+
+    def _select(self, tree: Tree, node: int, legal: np.ndarray, player: int, rng: np.random.Generator) -> int:
+        """The move to follow from decision ``node`` among the moves ``legal`` in this sampled state."""
+        moves = np.flatnonzero(legal)
+        visits = tree.edge_visits[node, moves]
+        values = tree.edge_value[node, moves]
+        parent_visits = tree.node_visits[node]
+        if self.config.selection == "uct":
+            unvisited = np.flatnonzero(visits <= 0)
+            if len(unvisited):
+                return int(moves[unvisited[rng.integers(len(unvisited))]])
+            scores = values / visits + self.config.c_uct * np.sqrt(math.log(max(parent_visits, 1.0)) / visits)
+            return int(moves[np.argmax(scores)])
+        priors = tree.prior[node, moves].astype(np.float64)
+        if not (priors > 0).all():  # a move legal here but not where the node was expanded
+            priors = np.where(priors > 0, priors, 1.0 / len(moves))
+        priors /= priors.sum()
+        real_visits = tree.node_visits[node]
+        fpu = (tree.node_value[node, player] / real_visits if real_visits > 0 else 0.0) - self.config.fpu_reduction
+        q = np.where(visits > 0, values / np.maximum(visits, 1e-9), fpu)
+        scores = q + self.config.c_puct * priors * (math.sqrt(max(parent_visits, 1.0)) / (1.0 + visits))
+        return int(moves[np.argmax(scores)])
+
+    # ------------------------------------------------------------------ evaluation and backup
+    def _evaluate_and_backup(self, leaves: list[_Leaf], rng: np.random.Generator) -> None:
+        states = [leaf.state for leaf in leaves]
+        if self._evaluator_uses_rng:
+            priors, values = self.evaluator.evaluate(states, rng=rng)
+        else:
+            priors, values = self.evaluator.evaluate(states)
+        values = np.asarray(values, dtype=np.float64)
+        for leaf, prior, value in zip(leaves, priors, values):
+            tree, node = leaf.search.tree, leaf.nodes[-1]
+            if leaf.expand and tree.player[node] == UNEXPANDED:
+                tree.player[node] = leaf.state.current_player
+                tree.prior[node] = prior
+            self._backup(leaf.search, leaf.nodes, leaf.edges, value)
+
+    def _backup(self, search: _Search, nodes: list, edges: list, value: np.ndarray) -> None:
+        """Add ``value`` to every node on the path and each edge's mover entry; undo the virtual loss."""
+        tree = search.tree
+        virtual_loss = self.config.virtual_loss
+        path = np.asarray(nodes, dtype=np.int64)
+        tree.node_visits[path] += 1.0
+        tree.node_visits[path[:-1]] -= virtual_loss
+        tree.node_value[path] += value
+        for node, action in edges:
+            tree.edge_visits[node, action] += 1.0 - virtual_loss
+            tree.edge_value[node, action] += value[tree.player[node]] + virtual_loss
+        search.done += 1
+
+    # ------------------------------------------------------------------ result
+    def _finish(self, search: _Search) -> SearchResult:
+        tree = search.tree
+        if search.saved_prior is not None:
+            tree.prior[ROOT_INDEX] = search.saved_prior
+        visits = tree.edge_visits[ROOT_INDEX].copy()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q = np.where(visits > 0, tree.edge_value[ROOT_INDEX] / visits, np.nan)
+        result = SearchResult(visits=visits, value=tree.mean_value(ROOT_INDEX), prior=tree.prior[ROOT_INDEX].copy(),
+                              q=q, player=search.view.seat, tree=tree)
+        if self.config.reuse_tree:
+            self._pool.append(_StoredTree(tree, list(search.view.history), search.view.seat, search.setup))
+            del self._pool[: max(0, len(self._pool) - self._pool_limit)]
+        return result
+
+
+def config_with(config: MCTSConfig, **changes) -> MCTSConfig:
+    """A copy of ``config`` with some fields changed (validated)."""
+    return dataclasses.replace(config, **changes)
