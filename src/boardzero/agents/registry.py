@@ -42,7 +42,10 @@ def _factory(name: str) -> Callable[..., Agent]:
     target = _AGENTS[name]
     if isinstance(target, str):
         module_name, _, attr = target.partition(":")
-        target = getattr(importlib.import_module(module_name), attr)
+        try:
+            target = getattr(importlib.import_module(module_name), attr)
+        except ImportError as exc:
+            raise ConfigError("agent", f"agent {name!r} is unavailable in this install: {exc}") from None
         _AGENTS[name] = target
     return target
 

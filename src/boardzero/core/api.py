@@ -120,6 +120,12 @@ class State(abc.ABC):
         self._apply(action)
         self.history.append(action)
 
+    def action_name(self, action: int) -> str:
+        """The action's name in this position; games may add context (what a node produces, say)."""
+        if self.current_player == CHANCE:
+            return self.game.outcome_name(action)
+        return self.game.action_name(action)
+
     def illegal_reason(self, action: int) -> str:
         """Why a player action is illegal now; games override with specific reasons."""
         legal = [self.game.action_name(a) for a in self.legal_actions()[:12]]

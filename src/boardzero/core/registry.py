@@ -38,7 +38,10 @@ def game_class(name: str) -> type[Game]:
     target = _GAMES[name]
     if isinstance(target, str):
         module_name, _, attr = target.partition(":")
-        target = getattr(importlib.import_module(module_name), attr)
+        try:
+            target = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError("game", f"game {name!r} is unavailable in this install: {exc}") from None
         _GAMES[name] = target
     return target
 
@@ -94,7 +97,7 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
         choices = args
         converted = coerce(field, value, type(choices[0]))
         if converted not in choices:
-            raise ConfigError(field, f"{value!r} is not allowed; allowed: {', '.join(map(str, choices))}")
+            raise ConfigError(field, f"{value} is not allowed; allowed: {', '.join(map(str, choices))}")
         return converted
     if annotation is bool:
         if isinstance(value, bool):

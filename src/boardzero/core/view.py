@@ -44,6 +44,10 @@ class SeatView:
         """A full state consistent with this seat's knowledge, safe to search from."""
         return self._state.sample_hidden(self.seat, rng)
 
+    def action_name(self, action: int) -> str:
+        """The action's name in this position (may name what the seat can see, never hidden facts)."""
+        return self._state.action_name(action)
+
     def render(self) -> str:
         """A text picture of what this seat may see (for terminal play)."""
         return self._state.render(self.seat)

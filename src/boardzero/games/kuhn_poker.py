@@ -105,7 +105,7 @@ class KuhnState(State):
             self.done = True
 
     def clone(self) -> KuhnState:
-        other = KuhnState.__new__(KuhnState)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         for key in ("history", "cards", "chips", "folded"):
             setattr(other, key, list(getattr(self, key)))

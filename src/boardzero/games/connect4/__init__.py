@@ -53,7 +53,7 @@ class Connect4(Game):
         return Connect4State(self, seed)
 
     def action_name(self, action: int) -> str:
-        return f"column {int(action) + 1}"
+        return f"column {int(action)}"
 
 
 class Connect4State(State):
@@ -78,7 +78,7 @@ class Connect4State(State):
         return np.array([h % COLUMN_BITS < ROWS for h in self.heights], dtype=bool)
 
     def illegal_reason(self, action: int) -> str:
-        return f"column {action + 1} is full"
+        return f"column {action} is full"
 
     def _apply(self, action: int) -> None:
         player = self._player
@@ -93,7 +93,7 @@ class Connect4State(State):
             self._player = 1 - player
 
     def clone(self) -> Connect4State:
-        other = Connect4State.__new__(Connect4State)
+        other = type(self).__new__(type(self))
         other.game = self.game
         other.seed = self.seed
         other.history = list(self.history)
@@ -117,7 +117,7 @@ class Connect4State(State):
 
     def render(self, seat: int | None = None) -> str:
         marks = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))
-        lines = [" " + " ".join(str(c + 1) for c in range(COLS))]
+        lines = [" " + " ".join(str(c) for c in range(COLS))]
         for r in range(ROWS):
             cells = ["X" if marks[0][r, c] else "O" if marks[1][r, c] else "." for c in range(COLS)]
             lines.append("|" + "|".join(cells) + "|")

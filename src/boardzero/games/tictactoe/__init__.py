@@ -62,7 +62,7 @@ class TicTacToeState(State):
             self._player = 1 - player
 
     def clone(self) -> TicTacToeState:
-        other = TicTacToeState(self.game, self.seed)
+        other = type(self)(self.game, self.seed)
         other.history = list(self.history)
         other.boards = list(self.boards)
         other.winner, other._player = self.winner, self._player

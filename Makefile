@@ -1,0 +1,39 @@
+# The two commands a newcomer needs: `make play` and `make test`. Both set everything up first.
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+
+.PHONY: install play watch test test-all bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Play Connect 4 in the terminal against the bundled agent (watch it play itself when there is no terminal).
+play: install
+	@if [ -t 0 ]; then $(BIN)/boardzero play connect4; \
+	else $(BIN)/boardzero play connect4 --watch; fi
+
+## Watch the bundled agents play a game of Catan.
+watch: install
+	$(BIN)/boardzero play catan --watch
+
+## The test suite (slow tests are skipped; `make test-all` runs them too).
+test: install
+	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadfile
+
+test-all: install
+	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+## Benchmarks, side by side with other engines (installs the comparison engines).
+bench: install
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	$(BIN)/boardzero bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache

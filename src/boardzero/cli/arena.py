@@ -1,0 +1,82 @@
+"""``boardzero arena`` and ``boardzero simulate``: matches between agents, with a report."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from boardzero.cli.options import parse_game_options
+from boardzero.eval.arena import ArenaResult, check_match, run_arena
+
+GAMES_OPTION = typer.Option(100, "--games", "-n", help="Number of games to play.")
+SEED_OPTION = typer.Option(0, "--seed", help="Base seed; game i uses (seed, i).")
+WORKERS_OPTION = typer.Option(None, "--workers", "-w", help="Worker processes (default: one per core).")
+JSON_OPTION = typer.Option(False, "--json", help="Print the result as one JSON object (for scripts).")
+OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable).")
+PLAYERS_OPTION = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option.")
+
+
+def arena(
+    game: str = typer.Argument(..., help="Game name (see `boardzero games`)."),
+    agents: list[str] = typer.Argument(..., help="Agent specs; the last one fills the remaining seats."),
+    games: int = GAMES_OPTION,
+    seed: int = SEED_OPTION,
+    workers: Optional[int] = WORKERS_OPTION,
+    as_json: bool = JSON_OPTION,
+    option: Optional[list[str]] = OPTION_OPTION,
+    players: Optional[int] = PLAYERS_OPTION,
+) -> None:
+    """Play N games between agents, every seat order rotated evenly, and report win rates with 95 % intervals.
+
+    Example: boardzero arena connect4 mcts:sims=200 random -n 200
+    """
+    options = parse_game_options(option, players)
+    check_match(game, agents, num_games=games, options=options)
+    result = _run_with_progress(game, agents, games, seed, workers, options)
+    if as_json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print_report(result)
+
+
+def simulate(
+    game: str = typer.Argument(..., help="Game name."),
+    agents: Optional[list[str]] = typer.Argument(None, help="Agent specs (default: random in every seat)."),
+    games: int = GAMES_OPTION,
+    seed: int = SEED_OPTION,
+    workers: Optional[int] = WORKERS_OPTION,
+    as_json: bool = JSON_OPTION,
+    option: Optional[list[str]] = OPTION_OPTION,
+    players: Optional[int] = PLAYERS_OPTION,
+) -> None:
+    """Simulate N games (random players unless agents are named) and report outcomes and game lengths."""
+    arena(game, agents or ["random"], games, seed, workers, as_json, option, players)
+
+
+def _run_with_progress(game: str, agents: list[str], games: int, seed: int, workers: Optional[int],
+                       options: dict) -> ArenaResult:
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+               TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
+        task = progress.add_task(f"{game}: {' vs '.join(agents)}", total=games)
+        return run_arena(game, agents, num_games=games, options=options, seed=seed, workers=workers,
+                         on_result=lambda _: progress.advance(task))
+
+
+def print_report(result: ArenaResult) -> None:
+    table = Table(title=f"{result.game} {result.options or ''} — {len(result.games)} games, seats rotated")
+    for column in ("agent", "seats", "win %", "95 % interval", "wins", "draws", "losses", "mean return"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for entrant in result.entrants:
+        row = entrant.to_dict()
+        low, high = row["win_rate_ci95"]
+        table.add_row(row["spec"], str(row["seats"]), f"{100 * row['win_rate']:.1f}", f"{100 * low:.1f}–{100 * high:.1f}",
+                      str(row["wins"]), str(row["draws"]), str(row["losses"]), f"{row['mean_return']:+.3f}")
+    console = Console()
+    console.print(table)
+    console.print(f"mean game length: {result.mean_length:.1f} moves")

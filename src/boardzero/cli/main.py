@@ -1,0 +1,46 @@
+"""The ``boardzero`` command. Each subcommand lives in its own module and is registered here."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from boardzero.core.errors import BoardzeroError
+
+app = typer.Typer(
+    name="boardzero",
+    help="Train agents for board games by self-play, pit them against each other, and play against them.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+from boardzero.cli import arena as _arena  # noqa: E402  (commands register on import)
+from boardzero.cli import bench as _bench  # noqa: E402
+from boardzero.cli import games as _games  # noqa: E402
+from boardzero.cli import play as _play  # noqa: E402
+
+app.command("games")(_games.games)
+app.command("arena")(_arena.arena)
+app.command("simulate")(_arena.simulate)
+app.command("play")(_play.play)
+app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(_bench.bench)
+
+
+def main() -> None:
+    """Console entry point: bad input becomes a one-line error and a non-zero exit, never a traceback."""
+    try:
+        app()
+    except BoardzeroError as exc:
+        Console(stderr=True).print(f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False,
+                                  soft_wrap=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        Console(stderr=True).print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Matches between any agents, with every seat order rotated evenly, in parallel workers.
+
+Entrants are agent specs. When there are fewer entrants than seats the last one
+fills the remaining seats (``catan heuristic random``: one heuristic player and
+three random ones). Game ``i`` seats the entrants rotated by ``i`` places, so
+every entrant plays every seat equally often, and its setup seed and chance
+draws come from ``(seed, i)`` alone: results do not depend on the number of
+workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from boardzero.agents.registry import make_agent
+from boardzero.core.api import CHANCE
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
+from boardzero.eval.match import play_game
+from boardzero.eval.stats import wilson_interval
+
+
+@dataclass
+class GameResult:
+    index: int
+    seats: list[int]  # entrant index per seat
+    returns: list[float]
+    decisions: int  # player actions (chance outcomes not counted)
+
+
+@dataclass
+class EntrantSummary:
+    spec: str
+    seats: int  # how many seats this entrant fills in each game
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    total_return: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = wilson_interval(self.wins, self.games)
+        return {
+            "spec": self.spec, "seats": self.seats, "games": self.games, "wins": self.wins, "draws": self.draws,
+            "losses": self.losses, "win_rate": self.win_rate, "win_rate_ci95": [low, high],
+            "mean_return": self.total_return / self.games if self.games else 0.0,
+        }
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    options: dict[str, Any]
+    entrants: list[EntrantSummary]
+    games: list[GameResult] = field(default_factory=list)
+
+    @property
+    def mean_length(self) -> float:
+        return float(np.mean([g.decisions for g in self.games])) if self.games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "options": self.options, "games": len(self.games),
+            "mean_length": self.mean_length, "agents": [e.to_dict() for e in self.entrants],
+        }
+
+
+def seat_entrants(num_entrants: int, num_players: int, rotation: int) -> list[int]:
+    """Entrant index for each seat in the game with the given rotation."""
+    slots = list(range(num_entrants)) + [num_entrants - 1] * (num_players - num_entrants)
+    return [slots[(seat + rotation) % num_players] for seat in range(num_players)]
+
+
+def _outcome(returns: np.ndarray, seats: list[int], entrant: int) -> str:
+    """'win', 'draw' or 'loss' for an entrant given the final returns."""
+    top = returns.max()
+    leaders = {seats[s] for s in np.flatnonzero(returns == top)}
+    if entrant not in leaders:
+        return "loss"
+    tied_seats = np.count_nonzero(returns == top)
+    return "win" if tied_seats == 1 else "draw"
+
+
+# Per-process cache so each worker builds its game and agents once.
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:  # pragma: no cover - torch is a dependency, but the arena does not need it
+        pass
+    game = make(game_name, **options)
+    _WORKER.update(game=game, agents=[make_agent(spec, game) for spec in specs])
+
+
+def _play_one(task: tuple[int, int]) -> GameResult:
+    index, seed = task
+    game, entrants = _WORKER["game"], _WORKER["agents"]
+    seats = seat_entrants(len(entrants), game.num_players, index)
+    # an entrant filling several seats needs one agent object per seat (agents may keep per-seat state)
+    agents = [entrants[e] if seats.count(e) == 1 else make_agent(entrants[e].spec, game) for e in seats]
+    rng = np.random.default_rng([seed, index])
+    decisions = [0]
+
+    def count(_state, player: int, _action: int) -> None:
+        decisions[0] += player != CHANCE
+
+    final = play_game(game, agents, rng, seed=int(rng.integers(2**31)), on_step=count)
+    return GameResult(index, seats, final.returns().tolist(), decisions[0])
+
+
+def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options: dict | None = None):
+    """Build the game and every agent once, so bad names and options fail fast with a clear error."""
+    game = make(game_name, **(options or {}))
+    if not specs:
+        raise ConfigError("agents", "name at least one agent spec, e.g. random or mcts:sims=400")
+    if len(specs) > game.num_players:
+        raise ConfigError("agents", f"{game.name} has {game.num_players} seats but {len(specs)} agents were named")
+    if num_games < 1:
+        raise ConfigError("games", f"must be at least 1, got {num_games}")
+    for spec in specs:
+        make_agent(spec, game)
+    return game
+
+
+def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict | None = None, seed: int = 0,
+              workers: int | None = None, on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
+    """Play ``num_games`` games and summarise them per entrant."""
+    options = dict(options or {})
+    game = check_match(game_name, specs, num_games=num_games, options=options)
+    seat_counts = [seat_entrants(len(specs), game.num_players, 0).count(e) for e in range(len(specs))]
+    result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)])
+    tasks = [(i, seed) for i in range(num_games)]
+    workers = min(workers or os.cpu_count() or 1, num_games)
+    for game_result in _results(game_name, options, specs, tasks, workers):
+        _record(result, game_result)
+        if on_result is not None:
+            on_result(game_result)
+    result.games.sort(key=lambda g: g.index)
+    return result
+
+
+def _results(game_name: str, options: dict, specs: list[str], tasks: list, workers: int) -> Iterable[GameResult]:
+    if workers <= 1:
+        _init_worker(game_name, options, specs)
+        yield from map(_play_one, tasks)
+        return
+    context = mp.get_context("spawn")
+    with context.Pool(workers, initializer=_init_worker, initargs=(game_name, options, specs)) as pool:
+        yield from pool.imap_unordered(_play_one, tasks, chunksize=max(1, len(tasks) // (workers * 20)))
+
+
+_COUNTERS = {"win": "wins", "draw": "draws", "loss": "losses"}
+
+
+def _record(result: ArenaResult, game: GameResult) -> None:
+    returns = np.asarray(game.returns)
+    result.games.append(game)
+    for entrant_index, entrant in enumerate(result.entrants):
+        entrant.games += 1
+        counter = _COUNTERS[_outcome(returns, game.seats, entrant_index)]
+        setattr(entrant, counter, getattr(entrant, counter) + 1)
+        own = [returns[s] for s in range(len(returns)) if game.seats[s] == entrant_index]
+        entrant.total_return += float(np.mean(own))

@@ -1,0 +1,50 @@
+import numpy as np
+import pytest
+
+from boardzero.agents.registry import make_agent, parse_spec
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+from tests.conftest import play_actions
+
+
+def test_parse_spec_splits_words_and_options():
+    assert parse_spec("mcts:sims=400") == ("mcts", [], {"sims": "400"})
+    assert parse_spec("az:runs/c4,sims=200,greedy") == ("az", ["runs/c4", "greedy"], {"sims": "200"})
+    assert parse_spec("best:greedy") == ("best", ["greedy"], {})
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("bogus", "unknown agent 'bogus'; known agents: .*random"),
+    ("random:sims=3", "unknown option 'sims'; allowed: "),
+    ("random:extra", "unexpected argument"),
+    ("", "empty agent spec"),
+    ("9lives", "bad agent name"),
+])
+def test_bad_specs_are_clear_config_errors(spec, message):
+    with pytest.raises(ConfigError, match=message):
+        make_agent(spec, make("connect4"))
+
+
+def test_greedy_refuses_games_it_cannot_play():
+    with pytest.raises(ConfigError, match="two-player game without chance"):
+        make_agent("greedy", make("kuhn_poker"))
+
+
+def test_greedy_takes_a_win_in_one(rng):
+    state = play_actions("connect4", [0, 1, 0, 1, 0, 1])  # X threatens column 0, O threatens column 1
+    agent = make_agent("greedy", state.game)
+    assert all(agent.act(SeatView(state, 0), rng) == 0 for _ in range(10))
+
+
+def test_greedy_blocks_a_loss_in_one(rng):
+    state = play_actions("connect4", [0, 1, 0, 1, 6, 1])  # O threatens column 1; X has no win
+    agent = make_agent("greedy", state.game)
+    assert all(agent.act(SeatView(state, 0), rng) == 1 for _ in range(10))
+
+
+def test_random_agent_plays_only_legal_moves(rng):
+    state = play_actions("connect4", [3] * 6)
+    agent = make_agent("random", state.game)
+    moves = {agent.act(SeatView(state, 0), rng) for _ in range(100)}
+    assert 3 not in moves and len(moves) == 6

@@ -1,0 +1,61 @@
+import numpy as np
+import pytest
+
+from boardzero.core.conformance import ConformanceError, check_game
+from boardzero.core.registry import make
+from boardzero.games.kuhn_poker import KuhnPoker, KuhnState
+
+
+@pytest.mark.parametrize("name,options", [("tictactoe", {}), ("connect4", {}), ("kuhn_poker", {"players": 2}),
+                                          ("kuhn_poker", {"players": 3})])
+def test_small_games_pass_the_conformance_check(name, options):
+    stats = check_game(make(name, **options), num_games=40)
+    assert stats["games"] == 40 and stats["mean_length"] > 0
+
+
+class _LeakyState(KuhnState):
+    def observe(self, seat):
+        obs = super().observe(seat)
+        if len(self.cards) > (seat + 1) % self.game.num_players:
+            obs["flat"][14 + seat] += self.cards[(seat + 1) % self.game.num_players]  # leaks the next seat's card
+        return obs
+
+
+class _LeakyPoker(KuhnPoker):
+    name = "kuhn_poker"
+
+    def new_state(self, *, seed=None):
+        return _LeakyState(self, seed)
+
+
+def test_conformance_catches_an_observation_that_leaks_hidden_cards():
+    with pytest.raises(ConformanceError, match="changed when only hidden information changed"):
+        check_game(_LeakyPoker(), num_games=20, deep_every=1)
+
+
+class _SharedCloneState(KuhnState):
+    def clone(self):
+        return self  # not independent
+
+
+class _SharedClonePoker(KuhnPoker):
+    def new_state(self, *, seed=None):
+        return _SharedCloneState(self, seed)
+
+
+def test_conformance_catches_a_clone_that_is_not_independent():
+    with pytest.raises(ConformanceError, match="clone"):
+        check_game(_SharedClonePoker(), num_games=5, deep_every=1)
+
+
+def test_record_replays_exactly_and_foreign_records_are_refused():
+    game = make("connect4")
+    state = game.new_state(seed=3)
+    for action in (3, 3, 4, 2):
+        state.apply(action)
+    record = state.to_record()
+    assert game.state_from_record(record).observe(0)["flat"].tolist() == state.observe(0)["flat"].tolist()
+    with pytest.raises(Exception, match="record is for game 'tictactoe'"):
+        game.state_from_record({**record, "game": "tictactoe"})
+    with pytest.raises(Exception, match="list of integer action ids"):
+        game.state_from_record({**record, "actions": ["3"]})

@@ -1,0 +1,46 @@
+import pytest
+
+from boardzero.core.errors import ConfigError
+from boardzero.eval.arena import run_arena, seat_entrants
+from boardzero.eval.stats import wilson_interval
+
+
+def test_rotation_gives_every_entrant_every_seat_equally():
+    seatings = [seat_entrants(2, 4, r) for r in range(4)]
+    assert seatings[0] == [0, 1, 1, 1]
+    for seat in range(4):
+        assert sorted(s[seat] for s in seatings) == [0, 1, 1, 1]
+
+
+def test_arena_counts_add_up_and_rotate_seats():
+    result = run_arena("connect4", ["greedy", "random"], num_games=20, workers=1)
+    greedy, random = result.entrants
+    assert greedy.games == random.games == 20
+    assert greedy.wins + greedy.draws + greedy.losses == 20
+    assert greedy.wins == random.losses and greedy.draws == random.draws
+    assert sorted(g.seats[0] for g in result.games) == [0] * 10 + [1] * 10
+    assert greedy.wins > random.wins
+    data = result.to_dict()
+    assert data["agents"][0]["spec"] == "greedy" and 0 <= data["agents"][0]["win_rate_ci95"][0] <= 1
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    one = run_arena("kuhn_poker", ["random", "random"], num_games=12, workers=1, seed=5)
+    two = run_arena("kuhn_poker", ["random", "random"], num_games=12, workers=2, seed=5)
+    assert [g.returns for g in one.games] == [g.returns for g in two.games]
+
+
+def test_last_entrant_fills_the_remaining_seats():
+    result = run_arena("kuhn_poker", ["random"], num_games=6, workers=1)
+    assert result.entrants[0].seats == 3
+
+
+def test_too_many_agents_is_a_config_error():
+    with pytest.raises(ConfigError, match="has 2 seats but 3 agents"):
+        run_arena("connect4", ["random"] * 3, num_games=1)
+
+
+def test_wilson_interval_brackets_the_rate():
+    low, high = wilson_interval(95, 100)
+    assert low < 0.95 < high and high <= 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
