@@ -71,7 +71,8 @@ def _run_with_progress(game: str, agents: list[str], games: int, seed: int, work
 def print_report(result: ArenaResult) -> None:
     table = Table(title=f"{result.game} {result.options or ''} — {len(result.games)} games, seats rotated")
     for column in ("agent", "seats", "win %", "95 % interval", "wins", "draws", "losses", "mean return"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+        table.add_column(column, justify="left" if column == "agent" else "right",
+                         overflow="fold", min_width=len(column) if column != "agent" else 12)
     for entrant in result.entrants:
         row = entrant.to_dict()
         low, high = row["win_rate_ci95"]
