@@ -1,0 +1,124 @@
+"""Agents driven by a trained policy-value network.
+
+- ``az:<checkpoint>`` — network-guided MCTS (``sims=``, ``c_puct=``), or the
+  network's policy alone with ``greedy`` (or ``sims=0``);
+- ``policy:<checkpoint>`` — the network's policy alone, most probable move
+  (``temperature=`` > 0 samples instead);
+- ``best`` — the game's shipped model (``src/boardzero/models/<game>/``) with
+  the search settings stored beside it; ``best:greedy`` — its policy alone.
+
+``<checkpoint>`` is a run directory (its newest checkpoint), a checkpoints
+directory, or a checkpoint's ``.json`` / ``.safetensors`` file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from boardzero.agents.base import Agent
+from boardzero.core.api import Game
+from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.core.view import SeatView
+from boardzero.nn.checkpoint import load_network
+from boardzero.nn.evaluator import NetworkEvaluator
+from boardzero.search import MCTS, MCTSConfig
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, dirichlet_alpha: float = 0.3,
+                dirichlet_fraction: float = 0.25, batch_size: int = 8) -> MCTS:
+    """A network-guided PUCT search over ``game`` (also used by self-play; noise only with ``add_noise``)."""
+    config = MCTSConfig(simulations=simulations, c_puct=c_puct, dirichlet_alpha=dirichlet_alpha,
+                        dirichlet_fraction=dirichlet_fraction, batch_size=batch_size)
+    return MCTS(game, evaluator, config)
+
+
+class PolicyAgent(Agent):
+    """Plays from the network's policy with no search."""
+
+    def __init__(self, game: Game, net: nn.Module, *, temperature: float = 0.0):
+        if temperature < 0:
+            raise ConfigError("agent policy.temperature", f"must be >= 0, got {temperature}")
+        self.game, self.temperature = game, temperature
+        self.evaluator = NetworkEvaluator(net)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        obs = view.observation[self.evaluator.key][None]
+        priors, _ = self.evaluator.predict(obs.astype(np.float32, copy=False), view.legal_mask[None])
+        prior = priors[0].astype(np.float64)
+        if self.temperature > 0:
+            weights = prior ** (1.0 / self.temperature) * view.legal_mask
+            return int(rng.choice(len(prior), p=weights / weights.sum()))
+        return int(np.argmax(np.where(view.legal_mask, prior, -1.0)))
+
+
+class AZAgent(Agent):
+    """Network-guided MCTS; picks the most visited move."""
+
+    def __init__(self, game: Game, net: nn.Module, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8):
+        if sims < 1:
+            raise ConfigError("agent az.sims", f"must be >= 1 (or use greedy), got {sims}")
+        self.game, self.sims, self.c_puct, self.batch_size = game, sims, c_puct, batch_size
+        self.evaluator = NetworkEvaluator(net)
+        self.reset()
+
+    def reset(self) -> None:
+        self.mcts = make_search(self.game, self.evaluator, simulations=self.sims, c_puct=self.c_puct,
+                                batch_size=self.batch_size)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        result = self.mcts.search(view, rng, add_noise=False)
+        visits = np.where(view.legal_mask, np.asarray(result.visits, np.float64), -1.0)
+        best = np.flatnonzero(visits == visits.max())
+        return int(rng.choice(best)) if len(best) > 1 else int(best[0])
+
+
+def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False, c_puct: float = 1.5) -> Agent:
+    """An agent for an in-memory network: its policy alone when ``greedy`` or ``sims == 0``, else MCTS."""
+    if greedy or sims == 0:
+        return PolicyAgent(game, net)
+    return AZAgent(game, net, sims=sims, c_puct=c_puct)
+
+
+def _load(game: Game, path: str) -> nn.Module:
+    torch.set_num_threads(1)
+    if not path:
+        raise ConfigError("agent", "needs a checkpoint, e.g. az:runs/c4 or az:runs/c4/checkpoints/step_00001000.json")
+    net, _ = load_network(path, game=game)
+    return net
+
+
+def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_puct: float = 1.5) -> Agent:
+    """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X]``."""
+    return network_agent(game, _load(game, path), sims=sims, greedy=greedy, c_puct=c_puct)
+
+
+def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:
+    """``policy:<checkpoint>[,temperature=T]``."""
+    return PolicyAgent(game, _load(game, path), temperature=temperature)
+
+
+def shipped_model(game: Game) -> Path:
+    path = MODELS_DIR / game.name / "model.json"
+    if not path.is_file():
+        shipped = sorted(p.name for p in MODELS_DIR.iterdir() if (p / "model.json").is_file()) if MODELS_DIR.is_dir() else []
+        raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
+    return path
+
+
+def best(game: Game, *, greedy: bool = False, sims: int = 0) -> Agent:
+    """``best`` = the shipped model with its stored search settings (about a second per move);
+    ``best:greedy`` = its policy alone; ``best:sims=N`` overrides the simulations."""
+    path = shipped_model(game)
+    try:
+        net, meta = load_network(path, game=game)
+    except CheckpointError as exc:
+        raise ConfigError("agent best", str(exc)) from None
+    play = meta.get("play", {})
+    return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
+                         c_puct=float(play.get("c_puct", 1.5)))

@@ -1,0 +1,46 @@
+"""``boardzero train``: start or resume a self-play training run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from boardzero.core.errors import ConfigError
+
+
+def train(
+    game: str = typer.Argument(..., help="Game name (see `boardzero games`); must match the config's `game` if set."),
+    config: Path = typer.Option(..., "--config", "-c", help="TOML config file, e.g. configs/connect4.toml."),
+    run: Path = typer.Option(..., "--run", "-r", help="Run directory; an existing run resumes from its newest checkpoint."),
+    steps: Optional[int] = typer.Option(None, "--steps", help="Learner steps to reach (overrides train.steps)."),
+    minutes: Optional[float] = typer.Option(None, "--minutes", help="Stop after this many minutes (overrides train.minutes)."),
+    actors: Optional[int] = typer.Option(None, "--actors", help="Self-play processes (overrides selfplay.actors)."),
+) -> None:
+    """Train a policy-value network by AlphaZero self-play; killing and restarting continues from the last checkpoint.
+
+    Example: boardzero train connect4 --config configs/connect4.toml --run runs/c4 --minutes 60
+    """
+    from boardzero.learn.alphazero import train as run_training
+    from boardzero.learn.config import load_config
+
+    cfg = load_config(config)
+    if cfg.game and cfg.game != game:
+        raise ConfigError("game", f"{config} is a config for {cfg.game!r}, not {game!r}")
+    cfg.game = game
+    if steps is not None and steps < 1:
+        raise ConfigError("--steps", f"must be >= 1, got {steps}")
+    if minutes is not None and minutes <= 0:
+        raise ConfigError("--minutes", f"must be > 0, got {minutes}")
+    if actors is not None:
+        if actors < 1:
+            raise ConfigError("--actors", f"must be >= 1, got {actors}")
+        cfg.selfplay.actors = actors
+    summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
+                           console=Console(width=None if sys.stdout.isatty() else 160))
+    evaluation = summary["latest_eval"]
+    typer.echo(f"run {run}: step {summary['step']}, {summary['games']} games, {summary['samples']} samples "
+               f"in {summary['seconds']:.0f} s" + (f"; latest evaluation {evaluation}" if evaluation else ""))

@@ -1,0 +1,58 @@
+"""Periodic evaluation of a network during training: vs random, vs rollout MCTS, vs the previous best."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from torch import nn
+
+from boardzero.agents.az import network_agent
+from boardzero.agents.base import Agent
+from boardzero.agents.registry import make_agent
+from boardzero.core.api import Game
+from boardzero.eval.match import play_game
+from boardzero.learn.config import EvalConfig
+
+
+def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random.Generator) -> float:
+    """Mean score of ``agent`` (win 1, draw or shared place 0.5, loss 0), its seat rotated over the games.
+
+    A seat's result is ranked against the others' returns, so it works for any number of players.
+    """
+    if games <= 0:
+        return float("nan")
+    total = 0.0
+    for index in range(games):
+        seat = index % game.num_players
+        agents = [agent if s == seat else opponent_factory() for s in range(game.num_players)]
+        returns = play_game(game, agents, rng, seed=int(rng.integers(2**31))).returns()
+        others = np.delete(returns, seat)
+        total += float(np.mean(np.where(returns[seat] > others, 1.0, np.where(returns[seat] == others, 0.5, 0.0))))
+    return total / games
+
+
+def elo_difference(score_: float) -> float:
+    """Elo gap implied by a score, clipped to +-800 at the extremes."""
+    score_ = min(max(score_, 1e-3), 1 - 1e-3)
+    return max(-800.0, min(800.0, -400.0 * math.log10(1.0 / score_ - 1.0)))
+
+
+def evaluate(game: Game, net: nn.Module, best_net: nn.Module | None, config: EvalConfig,
+             rng: np.random.Generator) -> dict[str, float]:
+    """Scores of the network: greedy vs random, with search vs rollout MCTS and vs the previous best."""
+    results: dict[str, float] = {}
+    if config.games_vs_random:
+        greedy = network_agent(game, net, sims=0, greedy=True)
+        results["eval/greedy_vs_random"] = score(game, greedy, lambda: make_agent("random", game),
+                                                 config.games_vs_random, rng)
+    searcher = network_agent(game, net, sims=config.simulations)
+    if config.games_vs_mcts:
+        spec = f"mcts:sims={config.mcts_simulations}"
+        results["eval/search_vs_mcts"] = score(game, searcher, lambda: make_agent(spec, game),
+                                               config.games_vs_mcts, rng)
+    if config.games_vs_best and best_net is not None:
+        results["eval/search_vs_best"] = score(game, searcher,
+                                               lambda: network_agent(game, best_net, sims=config.simulations),
+                                               config.games_vs_best, rng)
+    return results

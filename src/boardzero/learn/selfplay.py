@@ -1,0 +1,145 @@
+"""Self-play: many games at once, one batched search call per move of every game.
+
+``SelfPlay.step()`` advances every running game by one decision. Finished games
+become samples: the observation and legal mask of the player to move, the
+search's visit distribution (policy target) and the final returns seen from
+that player (value target, seat-relative).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing as mp
+import os
+import queue
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.view import SeatView
+from boardzero.learn.config import SelfPlayConfig
+from boardzero.agents.az import make_search
+from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_relative
+
+
+@dataclasses.dataclass
+class _Trajectory:
+    obs: list = dataclasses.field(default_factory=list)
+    mask: list = dataclasses.field(default_factory=list)
+    policy: list = dataclasses.field(default_factory=list)
+    player: list = dataclasses.field(default_factory=list)
+
+
+class SelfPlay:
+    def __init__(self, game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, rng: np.random.Generator):
+        self.game, self.config, self.rng = game, config, rng
+        self.key = evaluator.spec.observation_key
+        self.mcts = make_search(game, evaluator, simulations=config.simulations, c_puct=config.c_puct,
+                                dirichlet_alpha=config.dirichlet_alpha, dirichlet_fraction=config.dirichlet_fraction,
+                                batch_size=config.search_batch)
+        self.states: list[State] = [self._new_game() for _ in range(config.games_per_actor)]
+        self.trajectories = [_Trajectory() for _ in self.states]
+        self.games_finished = 0
+        self.moves = 0
+
+    def _new_game(self) -> State:
+        state = self.game.new_state(seed=int(self.rng.integers(2**31)))
+        self._skip_chance(state)
+        return state
+
+    def _skip_chance(self, state: State) -> None:
+        while state.current_player == CHANCE:
+            state.apply(sample_chance(state, self.rng))
+
+    def step(self) -> list[dict[str, np.ndarray]]:
+        """One decision in every game; returns the samples of the games that ended."""
+        views = [SeatView(state, state.current_player) for state in self.states]
+        results = self.mcts.search_many(views, self.rng, add_noise=True)
+        finished = []
+        for slot, (view, result) in enumerate(zip(views, results)):
+            state, trajectory = self.states[slot], self.trajectories[slot]
+            visits = np.asarray(result.visits, np.float64) * view.legal_mask
+            policy = visits / visits.sum()
+            trajectory.obs.append(view.observation[self.key])
+            trajectory.mask.append(view.legal_mask)
+            trajectory.policy.append(policy.astype(np.float32))
+            trajectory.player.append(view.seat)
+            state.apply(self._choose(policy, len(trajectory.player)))
+            self._skip_chance(state)
+            self.moves += 1
+            if state.is_terminal():
+                finished.append(self._samples(trajectory, state.returns()))
+                self.games_finished += 1
+                self.states[slot] = self._new_game()
+                self.trajectories[slot] = _Trajectory()
+        return finished
+
+    def _choose(self, policy: np.ndarray, move_number: int) -> int:
+        if move_number <= self.config.temperature_moves:
+            return int(self.rng.choice(len(policy), p=policy))
+        best = np.flatnonzero(policy == policy.max())
+        return int(self.rng.choice(best))
+
+    def _samples(self, trajectory: _Trajectory, returns: np.ndarray) -> dict[str, np.ndarray]:
+        players = np.asarray(trajectory.player, np.int64)
+        absolute = np.broadcast_to(np.asarray(returns, np.float32), (len(players), len(returns)))
+        return {
+            "obs": np.stack(trajectory.obs).astype(np.float32),
+            "mask": np.stack(trajectory.mask),
+            "policy": np.stack(trajectory.policy),
+            "value": rotate_to_relative(np.ascontiguousarray(absolute), players).astype(np.float32),
+        }
+
+
+def actor_main(actor_id: int, config_dict: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
+    """Entry point of a self-play process: wait for weights, then play and send samples until told to stop."""
+    from boardzero.core.registry import make
+    from boardzero.learn.config import config_from_dict
+    from boardzero.nn.checkpoint import load_state
+    from boardzero.nn.nets import NetworkSpec, build_network
+
+    torch.set_num_threads(1)
+    try:
+        os.nice(5)  # the learner stays responsive
+    except OSError:  # pragma: no cover
+        pass
+    config = config_from_dict(config_dict["config"])
+    game = make(config.game, **config.game_options)
+    net = build_network(NetworkSpec.from_dict(config_dict["network"]))
+    rng = np.random.default_rng([config.selfplay.seed, actor_id, config_dict.get("generation", 0)])
+    version = -1
+
+    def refresh(block: bool) -> None:
+        nonlocal version
+        latest = None
+        while True:
+            try:
+                latest = weights_queue.get(block=block and latest is None, timeout=1.0 if block else None)
+            except queue.Empty:
+                break
+            block = False
+        if latest is not None:
+            version, tensors = latest
+            load_state(net, tensors, f"weights version {version}")
+            net.eval()
+
+    while version < 0 and not stop_event.is_set():
+        if mp.parent_process() is not None and not mp.parent_process().is_alive():
+            return
+        refresh(block=True)
+    selfplay = SelfPlay(game, NetworkEvaluator(net), config.selfplay, rng)
+    last_send = time.monotonic()
+    pending: list[dict[str, np.ndarray]] = []
+    parent = mp.parent_process()
+    while not stop_event.is_set():
+        if parent is not None and not parent.is_alive():  # the learner was killed: stop with it
+            return
+        refresh(block=False)
+        pending.extend(selfplay.step())
+        if pending and time.monotonic() - last_send > 1.0:
+            batch = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]}
+            sample_queue.put((actor_id, version, len(pending), batch))
+            pending, last_send = [], time.monotonic()

@@ -1,0 +1,187 @@
+"""Network checkpoints: safetensors weights + JSON metadata, never pickle.
+
+A checkpoint is two files side by side, ``<name>.safetensors`` (weights) and
+``<name>.json`` (metadata: format, game and options, network spec, step,
+config, ratings, sha256 of the weights). The JSON is written last, so a
+checkpoint whose JSON exists is complete. Every write is atomic (temporary
+file + ``os.replace``). Anything wrong on load is a ``CheckpointError`` that
+names the file and the problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from safetensors import SafetensorError
+from safetensors.numpy import load as load_numpy_bytes
+from safetensors.numpy import save as save_numpy_bytes
+from torch import nn
+
+from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.nn.nets import NetworkSpec, build_network
+
+FORMAT = "boardzero-checkpoint"
+FORMAT_VERSION = 1
+CHECKPOINT_RE = re.compile(r"^step_(\d+)\.json$")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    atomic_write_bytes(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+
+
+def tensors_to_bytes(tensors: dict[str, torch.Tensor | np.ndarray]) -> bytes:
+    arrays = {k: (v.detach().cpu().contiguous().numpy() if isinstance(v, torch.Tensor) else np.ascontiguousarray(v))
+              for k, v in tensors.items()}
+    return save_numpy_bytes(arrays)
+
+
+def read_tensors(path: Path, *, sha256: str | None = None) -> dict[str, np.ndarray]:
+    """Load a safetensors file as numpy arrays; a missing, altered or corrupt file is a CheckpointError."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CheckpointError(f"{path}: cannot read weights ({exc.strerror or exc})") from None
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise CheckpointError(f"{path}: weights do not match the checksum in the metadata "
+                              "(file corrupt or replaced); delete this checkpoint to fall back to an earlier one")
+    try:
+        return load_numpy_bytes(data)
+    except (SafetensorError, ValueError, Exception) as exc:  # safetensors raises several types on garbage
+        raise CheckpointError(f"{path}: not a valid safetensors file ({exc})") from None
+
+
+def save_network(path_stem: Path, net: nn.Module, metadata: dict[str, Any]) -> Path:
+    """Write ``<stem>.safetensors`` then ``<stem>.json``; returns the JSON path."""
+    path_stem = Path(path_stem)
+    weights = tensors_to_bytes(net.state_dict())
+    weights_path = path_stem.with_name(path_stem.name + ".safetensors")
+    atomic_write_bytes(weights_path, weights)
+    meta = dict(metadata)
+    meta.update({
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "network": net.spec.to_dict(),
+        "weights": weights_path.name,
+        "weights_sha256": hashlib.sha256(weights).hexdigest(),
+    })
+    json_path = path_stem.with_name(path_stem.name + ".json")
+    atomic_write_json(json_path, meta)
+    return json_path
+
+
+def read_metadata(json_path: Path) -> dict[str, Any]:
+    json_path = Path(json_path)
+    try:
+        meta = json.loads(json_path.read_text())
+    except OSError as exc:
+        raise CheckpointError(f"{json_path}: cannot read checkpoint metadata ({exc.strerror or exc})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{json_path}: checkpoint metadata is not valid JSON ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{json_path}: not a boardzero checkpoint (missing \"format\": \"{FORMAT}\")")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(f"{json_path}: checkpoint format version {meta.get('format_version')!r}, "
+                              f"this boardzero reads version {FORMAT_VERSION}")
+    for key in ("game", "network", "weights"):
+        if key not in meta:
+            raise CheckpointError(f"{json_path}: checkpoint metadata lacks {key!r}")
+    return meta
+
+
+def find_checkpoints(directory: Path) -> list[tuple[int, Path]]:
+    """(step, json path) of every checkpoint in ``directory``, oldest first."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return []
+    found = [(int(m.group(1)), p) for p in directory.iterdir() if (m := CHECKPOINT_RE.match(p.name))]
+    return sorted(found)
+
+
+def resolve_checkpoint(path: str | Path) -> Path:
+    """The metadata JSON meant by ``path``: a run directory (its latest checkpoint), a checkpoints
+    directory, a ``.json`` or a ``.safetensors`` file of a checkpoint."""
+    path = Path(path).expanduser()
+    if path.is_dir():
+        for directory in (path / "checkpoints", path):
+            found = find_checkpoints(directory)
+            if found:
+                return found[-1][1]
+        if (path / "model.json").is_file():
+            return path / "model.json"
+        raise CheckpointError(f"{path}: no checkpoint found (expected checkpoints/step_*.json or model.json)")
+    if path.suffix == ".safetensors":
+        path = path.with_suffix(".json")
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint")
+    return path
+
+
+def load_network(path: str | Path, *, game=None) -> tuple[nn.Module, dict[str, Any]]:
+    """Load a network and its metadata; with ``game``, check that the checkpoint was made for it."""
+    json_path = resolve_checkpoint(path)
+    meta = read_metadata(json_path)
+    if game is not None:
+        check_game(meta, game, json_path)
+    try:
+        spec = NetworkSpec.from_dict(meta["network"])
+    except ConfigError as exc:
+        raise CheckpointError(f"{json_path}: bad network spec in metadata ({exc})") from None
+    if game is not None:
+        expected = game.observation_spec.get(spec.observation_key)
+        if tuple(expected or ()) != spec.input_shape or spec.num_actions != game.num_actions \
+                or spec.num_players != game.num_players:
+            raise CheckpointError(f"{json_path}: network shapes (input {list(spec.input_shape)}, "
+                                  f"{spec.num_actions} actions, {spec.num_players} players) do not fit {game!r}")
+    net = build_network(spec)
+    tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta.get("weights_sha256"))
+    load_state(net, tensors, json_path)
+    net.eval()
+    return net, meta
+
+
+def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: Path) -> None:
+    """Copy arrays into ``net`` after checking names and shapes, with a readable error."""
+    own = net.state_dict()
+    missing = sorted(set(own) - set(tensors))
+    extra = sorted(set(tensors) - set(own))
+    if missing or extra:
+        raise CheckpointError(f"{where}: weights do not match the network spec "
+                              f"(missing: {missing[:5]}, unexpected: {extra[:5]})")
+    for name, tensor in own.items():
+        if tuple(tensors[name].shape) != tuple(tensor.shape):
+            raise CheckpointError(f"{where}: weight {name!r} has shape {list(tensors[name].shape)}, "
+                                  f"the network needs {list(tensor.shape)}")
+    net.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in tensors.items()})
+
+
+def check_game(meta: dict[str, Any], game, where: Path) -> None:
+    if meta.get("game") != game.name:
+        raise CheckpointError(f"{where}: checkpoint is for game {meta.get('game')!r}, not {game.name!r}")
+    options = meta.get("game_options", {})
+    if options != game.options_dict():
+        raise CheckpointError(f"{where}: checkpoint was trained with {meta['game']} options {options}, "
+                              f"not {game.options_dict()}")

@@ -1,0 +1,69 @@
+"""Batched network inference for search and for network-only agents."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from boardzero.core.api import State
+
+
+def rotate_to_absolute(relative: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """Seat-relative values [B, P] (entry i = seat ``(player + i) % P``) to absolute seat order."""
+    num_players = relative.shape[1]
+    seats = (players[:, None] + np.arange(num_players)[None, :]) % num_players  # [B, P] absolute seat of entry i
+    absolute = np.empty_like(relative)
+    np.put_along_axis(absolute, seats, relative, axis=1)
+    return absolute
+
+
+def rotate_to_relative(absolute: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """Absolute seat-order values [B, P] to the point of view of ``players`` [B]."""
+    num_players = absolute.shape[1]
+    seats = (players[:, None] + np.arange(num_players)[None, :]) % num_players
+    return np.take_along_axis(absolute, seats, axis=1)
+
+
+class NetworkEvaluator:
+    """Implements the search ``Evaluator`` protocol with one network forward per batch.
+
+    ``evaluate(states)`` observes each decision state from its player to move,
+    runs the network once on the whole batch and returns priors (0 on illegal
+    moves) and values in absolute seat order.
+    """
+
+    def __init__(self, net: nn.Module, *, max_batch: int = 1024):
+        self.net = net.eval()
+        self.spec = net.spec
+        self.key = self.spec.observation_key
+        self.max_batch = max_batch
+        self.calls = 0  # forward passes made (for statistics)
+        self.positions = 0  # positions evaluated
+
+    @torch.no_grad()
+    def predict(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """priors float32[B, A] and seat-relative values float32[B, P] for observations and legal masks."""
+        priors, values = [], []
+        for start in range(0, len(obs), self.max_batch):
+            logits, value = self.net(torch.from_numpy(np.ascontiguousarray(obs[start:start + self.max_batch])),
+                                     torch.from_numpy(np.ascontiguousarray(masks[start:start + self.max_batch])))
+            priors.append(torch.softmax(logits, dim=1).numpy())
+            values.append(value.numpy())
+            self.calls += 1
+        self.positions += len(obs)
+        priors_all = np.concatenate(priors).astype(np.float32, copy=False)
+        priors_all *= masks  # exact zeros on illegal moves
+        priors_all /= np.maximum(priors_all.sum(axis=1, keepdims=True), 1e-12)
+        return priors_all, np.concatenate(values).astype(np.float32, copy=False)
+
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        if len(states) == 0:
+            return (np.zeros((0, self.spec.num_actions), np.float32), np.zeros((0, self.spec.num_players), np.float32))
+        players = np.fromiter((s.current_player for s in states), dtype=np.int64, count=len(states))
+        obs = np.stack([s.observe(int(p))[self.key] for s, p in zip(states, players)]).astype(np.float32, copy=False)
+        masks = np.stack([s.legal_mask() for s in states])
+        priors, relative = self.predict(obs, masks)
+        return priors, rotate_to_absolute(relative, players)
