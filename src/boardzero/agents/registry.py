@@ -25,7 +25,9 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "random": "boardzero.agents.random_agent:RandomAgent",
     "greedy": "boardzero.agents.greedy:GreedyAgent",
     "mcts": "boardzero.agents.mcts_agent:MCTSAgent",
-    "az": "boardzero.agents.az:az", "policy": "boardzero.agents.az:policy", "best": "boardzero.agents.az:best",
+    "az": "boardzero.agents.az:az",
+    "policy": "boardzero.agents.az:policy",
+    "best": "boardzero.agents.az:best",
     "solver": "boardzero.agents.solver:SolverAgent",
 }
 
