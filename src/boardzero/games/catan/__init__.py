@@ -1,0 +1,66 @@
+"""Catan, base game (5th edition rules), 2-4 players, on a compiled engine.
+
+Game API::
+
+    from boardzero.games.catan import Catan, CatanOptions, action_id
+    game = Catan(CatanOptions(players=4, board="beginner"))   # or core.registry.make("catan", players=3)
+    state = game.new_state(seed=7)          # CatanState; the seed fixes the board ('random') only
+    state.legal_actions(); state.apply(action_id("settlement", node=23))
+    state.describe(a)                       # 'settlement at 23 (wheat 6, ore 5, sheep 9)'
+    state.observe(seat)                     # {"flat", "hexes", "nodes", "edges", "planes"}, seat-relative
+
+Ids and names (see ``actions`` and docs/catan.md): ``action_id(kind, node=/edge=/hex=/seat=/resource=/give=,get=)``,
+``action_name(a)``, ``outcome_name(o)``; ``NUM_ACTIONS`` = 244.
+
+Fast paths for bots and benchmarks (all operate on the engine's int32 state arrays;
+``state.s`` is the array of a ``CatanState``, ``game.initial_array(seed)`` a fresh one):
+
+- ``random_playout(s, seed)``: play ``s`` (in place) to the end with uniformly random legal
+  moves and true chance; returns the number of steps. ``play_random_games(template, n, seed)``
+  plays ``n`` games from copies of ``template`` and returns ``[n, 2]`` (turns, winner or -1).
+- ``legal_actions(s, out)`` / ``legal_mask(s, mask)`` / ``apply_action(s, a)`` /
+  ``chance_outcomes(s, ids, probs)`` / ``sample_chance_outcome(s)`` (numba's own generator,
+  seeded with ``seed_numba``) / ``current_player(s)`` (-1 chance, -2 over) / ``victory_points(s, p)``.
+- ``encode(s, seat, out)``: flat observation into ``float32[FLAT_SIZE]``; ``encode_batch``.
+- ``BatchedCatan(game, batch_size, seed)``: steps many games at once; ``reset()`` and
+  ``step(actions)`` return legal masks ``bool[B, 244]``, flat observations ``float32[B, FLAT_SIZE]``
+  of the seat to move, and the current seats, rewards and done flags (chance is resolved inside).
+- ``testing``: mutators that build positions for tests without playing (give cards, place pieces, ...).
+"""
+
+from boardzero.games.catan import engine
+from boardzero.games.catan.actions import (
+    ACTION_KINDS,
+    DEV_NAMES,
+    NUM_ACTIONS,
+    action_id,
+    action_name,
+    outcome_name,
+)
+from boardzero.games.catan.batched import BatchedCatan
+from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES, Board, beginner_board, random_board
+from boardzero.games.catan.engine import (
+    STATE_SIZE,
+    apply_action,
+    chance_outcomes,
+    current_player,
+    legal_actions,
+    legal_mask,
+    longest_road,
+    play_random_games,
+    random_playout,
+    sample_chance_outcome,
+    seed_numba,
+    victory_points,
+)
+from boardzero.games.catan.game import Catan, CatanOptions, CatanState
+from boardzero.games.catan.observe import FLAT_SIZE, encode, encode_batch
+
+__all__ = [
+    "ACTION_KINDS", "DEV_NAMES", "NUM_ACTIONS", "RESOURCE_NAMES", "TERRAIN_NAMES", "FLAT_SIZE", "STATE_SIZE",
+    "BatchedCatan", "Board", "Catan", "CatanOptions", "CatanState",
+    "action_id", "action_name", "apply_action", "beginner_board", "chance_outcomes", "current_player",
+    "encode", "encode_batch", "engine", "legal_actions", "legal_mask", "longest_road", "outcome_name",
+    "play_random_games", "random_board", "random_playout", "sample_chance_outcome", "seed_numba",
+    "victory_points",
+]

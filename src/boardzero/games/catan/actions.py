@@ -1,0 +1,158 @@
+"""Action and chance-outcome ids: names for people, ``action_id`` for code.
+
+One id space of ``NUM_ACTIONS`` = 244 player actions:
+
+    0..53     settlement at node n        (also the setup settlements)
+    54..107   city at node n
+    108..179  road at edge e              (also setup roads and road-building roads)
+    180..198  move the robber to hex h
+    199..202  rob seat p                  (after the robber, when several seats can be robbed)
+    203..207  discard one card of resource r
+    208..212  year of plenty: take resource r (two steps)
+    213..217  play monopoly naming resource r
+    218..237  bank/harbour trade: give resource g, get resource r (rate 4, 3 or 2 by harbours)
+    238 buy development card, 239 play knight, 240 play road building,
+    241 play year of plenty, 242 roll the dice, 243 end the turn
+
+Chance outcomes: dice totals 2..12 (id = total), development-card draws
+20 + card type (knight, victory point, road building, year of plenty,
+monopoly), stolen cards 30 + resource.
+"""
+
+from __future__ import annotations
+
+from boardzero.games.catan import engine as E
+from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
+from boardzero.games.catan.topology import EDGE_NODES, NODE_HEXES
+
+DEV_NAMES = ("knight", "victory point", "road building", "year of plenty", "monopoly")
+NUM_ACTIONS = E.NUM_ACTIONS
+
+_SIMPLE = {
+    "buy_dev": E.A_BUY_DEV,
+    "knight": E.A_KNIGHT,
+    "road_building": E.A_PLAY_ROAD_BUILDING,
+    "year_of_plenty": E.A_PLAY_YOP,
+    "roll": E.A_ROLL,
+    "end_turn": E.A_END_TURN,
+}
+ACTION_KINDS = ("settlement", "city", "road", "robber", "rob", "discard", "take", "monopoly", "trade") + tuple(_SIMPLE)
+
+
+def resource_index(resource: int | str) -> int:
+    if isinstance(resource, str):
+        if resource not in RESOURCE_NAMES:
+            raise ValueError(f"unknown resource {resource!r}; resources: {', '.join(RESOURCE_NAMES)}")
+        return RESOURCE_NAMES.index(resource)
+    if not 0 <= int(resource) < 5:
+        raise ValueError(f"resource index {resource} is not 0..4")
+    return int(resource)
+
+
+def _check(name: str, value, size: int) -> int:
+    if value is None:
+        raise ValueError(f"this action needs {name}=")
+    if not 0 <= int(value) < size:
+        raise ValueError(f"{name}={value} is not 0..{size - 1}")
+    return int(value)
+
+
+def action_id(kind: str, *, node: int | None = None, edge: int | None = None, hex: int | None = None,
+              seat: int | None = None, resource: int | str | None = None,
+              give: int | str | None = None, get: int | str | None = None) -> int:
+    """The id of an action, e.g. ``action_id("settlement", node=23)``, ``action_id("trade", give="wood", get="ore")``.
+
+    Kinds: settlement/city (node), road (edge), robber (hex), rob (seat),
+    discard/take/monopoly (resource), trade (give, get), and buy_dev, knight,
+    road_building, year_of_plenty, roll, end_turn (no argument).
+    """
+    if kind == "settlement":
+        return E.A_SETTLEMENT + _check("node", node, 54)
+    if kind == "city":
+        return E.A_CITY + _check("node", node, 54)
+    if kind == "road":
+        return E.A_ROAD + _check("edge", edge, 72)
+    if kind == "robber":
+        return E.A_ROBBER + _check("hex", hex, 19)
+    if kind == "rob":
+        return E.A_VICTIM + _check("seat", seat, 4)
+    if kind in ("discard", "take", "monopoly"):
+        if resource is None:
+            raise ValueError(f"{kind} needs resource=")
+        base = {"discard": E.A_DISCARD, "take": E.A_YOP, "monopoly": E.A_MONOPOLY}[kind]
+        return base + resource_index(resource)
+    if kind == "trade":
+        if give is None or get is None:
+            raise ValueError("trade needs give= and get=")
+        g, r = resource_index(give), resource_index(get)
+        if g == r:
+            raise ValueError("trade must give and get different resources")
+        return E.A_TRADE + g * 4 + (r if r < g else r - 1)
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
+    raise ValueError(f"unknown action kind {kind!r}; kinds: {', '.join(ACTION_KINDS)}")
+
+
+def decode_trade(action: int) -> tuple[int, int]:
+    i = action - E.A_TRADE
+    g, r = divmod(i, 4)
+    return g, (r + 1 if r >= g else r)
+
+
+def node_context(node: int, hex_res, hex_num) -> str:
+    parts = []
+    for h in NODE_HEXES[node]:
+        if h >= 0:
+            res = int(hex_res[h])
+            parts.append(TERRAIN_NAMES[res] if res == 5 else f"{TERRAIN_NAMES[res]} {int(hex_num[h])}")
+    return ", ".join(parts)
+
+
+def action_name(action: int, board=None) -> str:
+    """A readable name; with a board (hex_res, hex_num), settlements and cities name their hexes."""
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"invalid action {a}"
+    if a < E.A_ROAD:
+        kind, node = ("settlement", a) if a < E.A_CITY else ("city", a - E.A_CITY)
+        text = f"{kind} at {node}"
+        return f"{text} ({node_context(node, *board)})" if board is not None else text
+    if a < E.A_ROBBER:
+        e = a - E.A_ROAD
+        return f"road at {e} (nodes {EDGE_NODES[e, 0]}-{EDGE_NODES[e, 1]})"
+    if a < E.A_VICTIM:
+        h = a - E.A_ROBBER
+        if board is not None:
+            res, num = int(board[0][h]), int(board[1][h])
+            return f"robber to hex {h} ({TERRAIN_NAMES[res]}{'' if res == 5 else f' {num}'})"
+        return f"robber to hex {h}"
+    if a < E.A_DISCARD:
+        return f"rob seat {a - E.A_VICTIM}"
+    if a < E.A_YOP:
+        return f"discard {RESOURCE_NAMES[a - E.A_DISCARD]}"
+    if a < E.A_MONOPOLY:
+        return f"take {RESOURCE_NAMES[a - E.A_YOP]} (year of plenty)"
+    if a < E.A_TRADE:
+        return f"play monopoly on {RESOURCE_NAMES[a - E.A_MONOPOLY]}"
+    if a < E.A_BUY_DEV:
+        g, r = decode_trade(a)
+        return f"trade {RESOURCE_NAMES[g]} for {RESOURCE_NAMES[r]}"
+    return {
+        E.A_BUY_DEV: "buy development card",
+        E.A_KNIGHT: "play knight",
+        E.A_PLAY_ROAD_BUILDING: "play road building",
+        E.A_PLAY_YOP: "play year of plenty",
+        E.A_ROLL: "roll dice",
+        E.A_END_TURN: "end turn",
+    }[a]
+
+
+def outcome_name(outcome: int) -> str:
+    o = int(outcome)
+    if 2 <= o <= 12:
+        return f"dice {o}"
+    if E.O_DEV <= o < E.O_DEV + 5:
+        return f"draw {DEV_NAMES[o - E.O_DEV]}"
+    if E.O_STEAL <= o < E.O_STEAL + 5:
+        return f"steal {RESOURCE_NAMES[o - E.O_STEAL]}"
+    return f"invalid outcome {o}"

@@ -1,0 +1,304 @@
+"""The Catan Game and CatanState classes: a thin Python layer over the compiled engine."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from boardzero.core.api import CHANCE, TERMINAL, Game, State
+from boardzero.core.errors import ConfigError, IllegalActionError
+from boardzero.core.registry import option
+from boardzero.games.catan import actions as A
+from boardzero.games.catan import engine as E
+from boardzero.games.catan import observe as O
+from boardzero.games.catan.board import RESOURCE_NAMES, Board, make_board, parse_board_option
+
+
+@dataclass
+class CatanOptions:
+    players: int = option(4, "number of players, 2 to 4")
+    vp_to_win: int = option(10, "victory points that win the game (reached on one's own turn)")
+    turn_limit: int | None = option(500, "turns after setup before the game stops and returns rank by points; 0 or none: no limit")
+    board: str = option("random", "beginner (the starter map), random (drawn from the game seed) or fixed:<seed>")
+    trading: bool = option(False, "player-to-player trading: NOT implemented, must stay false (bank and harbour trades are always on)")
+    returns: Literal["win", "rank", "vp"] = option(
+        "win", "win: +1 winner, 0 others; rank: 1 first .. 0 last by points; vp: points / vp_to_win")
+
+    def __post_init__(self):
+        if self.players not in (2, 3, 4):
+            raise ConfigError("catan.players", f"{self.players} players is not supported; allowed: 2, 3, 4")
+        if self.trading:
+            raise ConfigError("catan.trading", "player-to-player trading is not implemented; leave it false "
+                                               "(bank 4:1 and harbour 3:1/2:1 trades are always available)")
+        if not 3 <= self.vp_to_win <= 30:
+            raise ConfigError("catan.vp_to_win", f"{self.vp_to_win} is not in 3..30")
+        if self.turn_limit is not None and self.turn_limit < 0:
+            raise ConfigError("catan.turn_limit", "must be >= 0 (0 or none: no limit)")
+        if self.returns not in ("win", "rank", "vp"):
+            raise ConfigError("catan.returns", f"{self.returns!r} is not allowed; allowed: win, rank, vp")
+        parse_board_option(self.board)
+
+
+class Catan(Game):
+    """The base game of Catan (5th edition rules) for 2-4 players."""
+
+    name = "catan"
+    Options = CatanOptions
+    has_hidden_information = True
+    has_chance = True
+    num_actions = E.NUM_ACTIONS
+
+    def __init__(self, options: CatanOptions | None = None):
+        super().__init__(options)
+        self.num_players = self.options.players
+        self.observation_spec = {
+            "flat": (O.FLAT_SIZE,),
+            "hexes": (19, O.HEX_FEATURES),
+            "nodes": (54, O.NODE_FEATURES),
+            "edges": (72, O.EDGE_FEATURES),
+            "planes": (O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W),
+        }
+        kind, _ = parse_board_option(self.options.board)
+        self._fixed_board = make_board(self.options.board, 0) if kind != "random" else None
+
+    def board(self, seed: int) -> Board:
+        return self._fixed_board if self._fixed_board is not None else make_board(self.options.board, seed)
+
+    def initial_array(self, seed: int) -> np.ndarray:
+        """The engine array of a fresh game (setup phase, seat 0 to place)."""
+        board = self.board(seed)
+        s = np.zeros(E.STATE_SIZE, dtype=np.int32)
+        E.init_state(s, board.hex_resource, board.hex_number, board.node_harbours(), self.num_players,
+                     self.options.vp_to_win, self.options.turn_limit or 0)
+        return s
+
+    def new_state(self, *, seed: int | None = None) -> CatanState:
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**31))
+        return CatanState(self, self.initial_array(seed), seed)
+
+    def action_name(self, action: int) -> str:
+        if self._fixed_board is not None:
+            return A.action_name(action, (self._fixed_board.hex_resource, self._fixed_board.hex_number))
+        return A.action_name(action)
+
+    def outcome_name(self, outcome: int) -> str:
+        return A.outcome_name(outcome)
+
+
+class CatanState(State):
+    """One game: ``self.s`` is the engine array (see ``engine`` for its layout).
+
+    History is a persistent linked list of cells ``(parent, id, knowers, actor)``
+    so that ``clone()`` copies only the array; ``knowers`` is None for public
+    entries and the tuple of seats that saw a hidden chance outcome otherwise.
+    """
+
+    __slots__ = ("game", "s", "seed", "_tail", "_len", "_hist_cache", "edited")
+
+    def __init__(self, game: Catan, s: np.ndarray, seed: int | None):
+        self.game = game
+        self.s = s
+        self.seed = seed
+        self._tail = None
+        self._len = 0
+        self._hist_cache = None
+        self.edited = False  # set by testing mutators: the record no longer replays
+
+    # ------------------------------------------------------------------ API
+    @property
+    def current_player(self) -> int:
+        ph = self.s[E.G_PHASE]
+        if ph == E.PH_OVER:
+            return TERMINAL
+        if ph == E.PH_DICE or ph == E.PH_STEAL or ph == E.PH_DEV_DRAW:
+            return CHANCE
+        return int(self.s[E.G_DECIDER])
+
+    @property
+    def phase(self) -> int:
+        return int(self.s[E.G_PHASE])
+
+    @property
+    def history(self) -> list[int]:
+        return [cell[1] for cell in self._cells()]
+
+    def _cells(self) -> list[tuple]:
+        cache = self._hist_cache
+        if cache is not None and cache[0] is self._tail:
+            return cache[1]
+        cells = []
+        cell = self._tail
+        while cell is not None:
+            cells.append(cell)
+            cell = cell[0]
+        cells.reverse()
+        self._hist_cache = (self._tail, cells)
+        return cells
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(E.NUM_ACTIONS, dtype=np.bool_)
+        if self.current_player >= 0:
+            E.legal_mask(self.s, mask)
+        return mask
+
+    def legal_actions(self) -> np.ndarray:
+        if self.current_player < 0:
+            return np.zeros(0, dtype=np.int64)
+        buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+        return buf[: E.legal_actions(self.s, buf)].copy()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        ids = np.empty(11, dtype=np.int64)
+        probs = np.empty(11, dtype=np.float64)
+        c = E.chance_outcomes(self.s, ids, probs)
+        return [(int(ids[i]), float(probs[i])) for i in range(c)]
+
+    def apply(self, action: int) -> None:
+        a = int(action)
+        s = self.s
+        ph = s[E.G_PHASE]
+        knowers = None
+        actor = int(s[E.G_DECIDER])
+        if ph == E.PH_OVER:
+            raise IllegalActionError(a, "the game is over")
+        if ph == E.PH_DICE or ph == E.PH_DEV_DRAW or ph == E.PH_STEAL:
+            actor = CHANCE
+            if a not in {o for o, p in self.chance_outcomes() if p > 0}:
+                raise IllegalActionError(a, "not a possible chance outcome here; possible: "
+                                            f"{[o for o, _ in self.chance_outcomes()]}")
+            if ph == E.PH_DEV_DRAW:
+                knowers = (int(s[E.G_TURN_PLAYER]),)
+            elif ph == E.PH_STEAL:
+                knowers = (int(s[E.G_TURN_PLAYER]), int(s[E.G_VICTIM]))
+        elif not E.is_legal(s, a):
+            raise IllegalActionError(a, self.illegal_reason(a), name=self.describe(a))
+        E.apply_action(s, a)
+        self._tail = (self._tail, a, knowers, actor)
+        self._len += 1
+
+    def _apply(self, action: int) -> None:  # pragma: no cover - apply() is overridden
+        E.apply_action(self.s, int(action))
+
+    def clone(self) -> CatanState:
+        new = CatanState.__new__(CatanState)
+        new.game = self.game
+        new.s = self.s.copy()
+        new.seed = self.seed
+        new._tail = self._tail
+        new._len = self._len
+        new._hist_cache = None
+        new.edited = self.edited
+        return new
+
+    def returns(self) -> np.ndarray:
+        n = self.game.num_players
+        out = np.zeros(n, dtype=np.float64)
+        if self.s[E.G_PHASE] != E.PH_OVER:
+            return out
+        points = np.array([self.victory_points(p) for p in range(n)], dtype=np.float64)
+        winner = int(self.s[E.G_WINNER])
+        mode = self.game.options.returns
+        if mode == "vp":
+            return np.minimum(points / self.game.options.vp_to_win, 1.0)
+        if mode == "win":
+            if winner >= 0:
+                out[winner] = 1.0
+            else:  # turn limit: the leaders share the win
+                leaders = points == points.max()
+                out[leaders] = 1.0 / leaders.sum()
+            return out
+        # rank: 1 for first .. 0 for last; ties share the average of their places; a winner ranks first
+        key = points.copy()
+        if winner >= 0:
+            key[winner] = np.inf
+        for p in range(n):
+            better = np.sum(key > key[p])
+            tied = np.sum(key == key[p])
+            place = better + (tied - 1) / 2.0
+            out[p] = 1.0 - place / (n - 1)
+        return out
+
+    # ------------------------------------------------------------------ queries for tools and bots
+    def victory_points(self, seat: int, *, hidden: bool = True) -> int:
+        """Points of ``seat``; ``hidden=False`` leaves out victory-point cards (what opponents see)."""
+        return int(E.victory_points(self.s, seat, hidden))
+
+    def hand(self, seat: int) -> np.ndarray:
+        b = E.pb(seat)
+        return self.s[b + E.P_HAND: b + E.P_HAND + 5].astype(np.int64)
+
+    def dev_cards(self, seat: int) -> np.ndarray:
+        b = E.pb(seat)
+        return self.s[b + E.P_DEV: b + E.P_DEV + 5].astype(np.int64)
+
+    @property
+    def winner(self) -> int:
+        return int(self.s[E.G_WINNER])
+
+    @property
+    def turn(self) -> int:
+        return int(self.s[E.G_TURN])
+
+    def board_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.s[E.HEX_RES:E.HEX_RES + 19], self.s[E.HEX_NUM:E.HEX_NUM + 19]
+
+    def describe(self, action: int) -> str:
+        """A rich name of ``action`` on this board, e.g. 'settlement at 23 (wheat 6, ore 5, sheep 9)'."""
+        a = int(action)
+        if E.A_TRADE <= a < E.A_BUY_DEV and self.current_player >= 0:
+            g, r = A.decode_trade(a)
+            rate = int(E.trade_rate(self.s, self.current_player, g))
+            return f"trade {rate} {RESOURCE_NAMES[g]} for 1 {RESOURCE_NAMES[r]}"
+        return A.action_name(a, self.board_arrays())
+
+    def illegal_reason(self, action: int) -> str:
+        from boardzero.games.catan.explain import illegal_reason
+
+        return illegal_reason(self, int(action))
+
+    # ------------------------------------------------------------------ observation and hidden information
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        flat = np.empty(O.FLAT_SIZE, dtype=np.float32)
+        O.encode(self.s, seat, flat)
+        planes = np.empty((O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W), dtype=np.float32)
+        O.encode_planes(self.s, seat, flat, planes)
+        return {
+            "flat": flat,
+            "hexes": flat[O.HEXES_AT:O.NODES_AT].reshape(19, O.HEX_FEATURES),
+            "nodes": flat[O.NODES_AT:O.EDGES_AT].reshape(54, O.NODE_FEATURES),
+            "edges": flat[O.EDGES_AT:].reshape(72, O.EDGE_FEATURES),
+            "planes": planes,
+        }
+
+    def public_history(self, seat: int) -> list[int | None]:
+        return [a if knowers is None or seat in knowers else None for _, a, knowers, _ in self._cells()]
+
+    def sample_hidden(self, seat: int, rng: np.random.Generator) -> CatanState:
+        from boardzero.games.catan.hidden import sample_hidden
+
+        return sample_hidden(self, seat, rng)
+
+    # ------------------------------------------------------------------ display and records
+    def render(self, seat: int | None = None, *, color: bool = False) -> str:
+        from boardzero.games.catan.render import render
+
+        return render(self, seat, color=color)
+
+    def to_record(self) -> dict:
+        record = super().to_record()
+        if self.edited:
+            record["edited"] = True  # built with testing mutators: does not replay
+        return record
+
+    def __repr__(self) -> str:
+        return (f"CatanState(turn={self.turn}, phase={self.phase}, player={self.current_player}, "
+                f"vp={[self.victory_points(p) for p in range(self.game.num_players)]})")
+
+
+def options_from_dict(values: dict) -> CatanOptions:
+    fields = {f.name for f in dataclasses.fields(CatanOptions)}
+    return CatanOptions(**{k: v for k, v in values.items() if k in fields})

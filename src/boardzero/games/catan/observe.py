@@ -1,0 +1,177 @@
+"""Seat-relative observation encoding (compiled).
+
+The observer is always "seat 0"; seat ``(seat + k) % n`` appears as relative
+seat ``k``. Only what the observer may know is encoded: its own hand and
+development cards, and for opponents their card counts, the cards the
+observer knows for sure they hold (``KNOWN``), their number of unplayed
+development cards, played cards, pieces left and visible points.
+
+``flat`` = [global vector | hexes.ravel() | nodes.ravel() | edges.ravel()];
+the structured views ``hexes``/``nodes``/``edges`` are slices of it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boardzero.games.catan import engine as E
+from boardzero.games.catan.topology import HEX_COL, HEX_EDGES, HEX_NODES, HEX_ROW
+
+HEX_FEATURES = 9  # resource one-hot (6, desert last), number/12, pips/5, robber
+NODE_FEATURES = 15  # settlement by relative seat (4), city by relative seat (4), harbour (5 resources + 3:1), open
+EDGE_FEATURES = 4  # road by relative seat
+PLAYER_FEATURES = 27
+GLOBAL_FEATURES = 5 + 10 + 4 * PLAYER_FEATURES + 1 + 6 + E.NUM_PHASES + 11 + 5 + 4  # 163
+HEXES_AT = GLOBAL_FEATURES
+NODES_AT = HEXES_AT + 19 * HEX_FEATURES
+EDGES_AT = NODES_AT + 54 * NODE_FEATURES
+FLAT_SIZE = EDGES_AT + 72 * EDGE_FEATURES
+PLANE_CHANNELS = HEX_FEATURES + 12  # + settlements, cities, roads around the hex per relative seat
+PLANE_H = 5
+PLANE_W = 10
+
+# Names of the global vector entries, for docs and debugging.
+GLOBAL_NAMES = (
+    [f"own_hand.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
+    + [f"own_dev.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
+    + [f"own_dev_new.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
+    + [f"p{k}.{f}" for k in range(4) for f in (
+        ["visible_vp", "cards"] + [f"known.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
+        + ["dev_cards"] + [f"played.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
+        + ["roads_left", "settlements_left", "cities_left", "road_length", "longest_road", "largest_army",
+           "must_discard", "turn"] + [f"harbour.{h}" for h in ("wood", "brick", "sheep", "wheat", "ore", "3:1")])]
+    + ["own_vp"] + [f"bank.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")] + ["deck"]
+    + [f"phase.{i}" for i in range(E.NUM_PHASES)] + [f"last_roll.{t}" for t in range(2, 13)]
+    + ["has_rolled", "dev_played", "free_roads", "year_of_plenty_left", "turn_fraction"]
+    + ["players.2", "players.3", "players.4", "vp_to_win"]
+)
+assert len(GLOBAL_NAMES) == GLOBAL_FEATURES
+
+
+@njit(cache=True)
+def encode(s, seat, out):
+    """Write the flat observation of ``seat`` into out (float32[FLAT_SIZE])."""
+    out[:] = 0.0
+    n = s[E.G_NUM_PLAYERS]
+    b = E.pb(seat)
+    i = 0
+    for r in range(5):
+        out[i + r] = s[b + E.P_HAND + r] / 10.0
+    i += 5
+    for d in range(5):
+        out[i + d] = s[b + E.P_DEV + d] / 5.0
+        out[i + 5 + d] = s[b + E.P_DEV_NEW + d]
+    i += 10
+    for k in range(n):
+        q = (seat + k) % n
+        bq = E.pb(q)
+        j = i + k * PLAYER_FEATURES
+        out[j] = E.victory_points(s, q, False) / 10.0
+        out[j + 1] = s[bq + E.P_CARDS] / 10.0
+        for r in range(5):
+            out[j + 2 + r] = (s[bq + E.P_HAND + r] if q == seat else s[E.kn(seat, q, r)]) / 10.0
+        ndev = 0
+        for d in range(5):
+            ndev += s[bq + E.P_DEV + d]
+            out[j + 8 + d] = s[bq + E.P_PLAYED + d] / 5.0
+        out[j + 7] = ndev / 5.0
+        out[j + 13] = s[bq + E.P_ROADS_LEFT] / 15.0
+        out[j + 14] = s[bq + E.P_SETTLEMENTS_LEFT] / 5.0
+        out[j + 15] = s[bq + E.P_CITIES_LEFT] / 4.0
+        out[j + 16] = s[bq + E.P_ROAD_LEN] / 15.0
+        out[j + 17] = 1.0 if s[E.G_LONGEST_ROAD] == q else 0.0
+        out[j + 18] = 1.0 if s[E.G_LARGEST_ARMY] == q else 0.0
+        out[j + 19] = s[bq + E.P_DISCARD] / 10.0
+        out[j + 20] = 1.0 if s[E.G_TURN_PLAYER] == q else 0.0
+        ports = s[bq + E.P_PORTS]
+        for h in range(6):
+            if ports & (1 << h):
+                out[j + 21 + h] = 1.0
+    i += 4 * PLAYER_FEATURES
+    out[i] = E.victory_points(s, seat, True) / 10.0
+    i += 1
+    deck = 0
+    for r in range(5):
+        out[i + r] = s[E.BANK + r] / 19.0
+        deck += s[E.DECK + r]
+    out[i + 5] = deck / 25.0
+    i += 6
+    out[i + s[E.G_PHASE]] = 1.0
+    i += E.NUM_PHASES
+    if s[E.G_LAST_ROLL] >= 2:
+        out[i + s[E.G_LAST_ROLL] - 2] = 1.0
+    i += 11
+    out[i] = s[E.G_HAS_ROLLED]
+    out[i + 1] = s[E.G_DEV_PLAYED]
+    out[i + 2] = s[E.G_FREE_ROADS] / 2.0
+    out[i + 3] = s[E.G_YOP_LEFT] / 2.0
+    limit = s[E.G_TURN_LIMIT] if s[E.G_TURN_LIMIT] > 0 else 500
+    out[i + 4] = min(s[E.G_TURN] / limit, 1.0)
+    i += 5
+    out[i + n - 2] = 1.0
+    out[i + 3] = s[E.G_VP_TO_WIN] / 10.0
+    # hexes
+    for h in range(19):
+        j = HEXES_AT + h * HEX_FEATURES
+        out[j + s[E.HEX_RES + h]] = 1.0
+        num = s[E.HEX_NUM + h]
+        if num > 0:
+            out[j + 6] = num / 12.0
+            out[j + 7] = (6 - abs(7 - num)) / 5.0
+        if s[E.G_ROBBER] == h:
+            out[j + 8] = 1.0
+    # nodes
+    for v in range(54):
+        j = NODES_AT + v * NODE_FEATURES
+        o = s[E.NODE_OWNER + v]
+        if o >= 0:
+            rel = (o - seat + n) % n
+            out[j + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)] = 1.0
+        port = s[E.NODE_PORT + v]
+        if port >= 0:
+            out[j + 8 + port] = 1.0
+        if E.node_free_for_settlement(s, v):
+            out[j + 14] = 1.0
+    # edges
+    for e in range(72):
+        o = s[E.EDGE_OWNER + e]
+        if o >= 0:
+            out[EDGES_AT + e * EDGE_FEATURES + (o - seat + n) % n] = 1.0
+
+
+@njit(cache=True)
+def encode_planes(s, seat, flat, out):
+    """Hex planes [PLANE_CHANNELS, 5, 10] in brick coordinates (each hex is two cells wide)."""
+    out[:] = 0.0
+    n = s[E.G_NUM_PLAYERS]
+    for h in range(19):
+        row = HEX_ROW[h]
+        col = 2 * HEX_COL[h] + abs(row - 2)
+        for c in range(HEX_FEATURES):
+            x = flat[HEXES_AT + h * HEX_FEATURES + c]
+            out[c, row, col] = x
+            out[c, row, col + 1] = x
+        for k in range(6):
+            v = HEX_NODES[h, k]
+            o = s[E.NODE_OWNER + v]
+            if o >= 0:
+                rel = (o - seat + n) % n
+                c = HEX_FEATURES + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)
+                out[c, row, col] += 1.0 / 3.0
+                out[c, row, col + 1] += 1.0 / 3.0
+            e = HEX_EDGES[h, k]
+            o = s[E.EDGE_OWNER + e]
+            if o >= 0:
+                c = HEX_FEATURES + 8 + (o - seat + n) % n
+                out[c, row, col] += 1.0 / 6.0
+                out[c, row, col + 1] += 1.0 / 6.0
+
+
+@njit(cache=True)
+def encode_batch(states, seats, out):
+    """Flat observations of many games: out[i] for states[i] seen by seats[i]."""
+    for i in range(states.shape[0]):
+        encode(states[i], seats[i], out[i])
+
+

@@ -1,0 +1,134 @@
+"""Text picture of a Catan position for the terminal (readable without colours).
+
+Seat k's settlements are the lowercase letter ``"abcd"[k]``, cities the
+uppercase one, roads the letter drawn along the path. Each hex shows its
+terrain, number (with ``R`` when the robber is there) and ``#id``; harbours
+are written outside the coast as ``3:1`` or ``2:1 wood``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzero.games.catan import engine as E
+from boardzero.games.catan.actions import DEV_NAMES
+from boardzero.games.catan.board import RESOURCE_NAMES
+from boardzero.games.catan.explain import PHASE_NAMES
+from boardzero.games.catan.topology import (
+    EDGE_NODES,
+    HARBOUR_EDGES,
+    HARBOUR_NODES,
+    HEX_CENTRES,
+    NODE_XY,
+)
+
+LETTERS = "abcd"
+_TERRAIN_SHORT = ("wood", "brck", "shep", "whet", "ore", "dsrt")
+_COLOURS = ("\x1b[31m", "\x1b[34m", "\x1b[33m", "\x1b[32m")  # red, blue, yellow, green
+_RESET = "\x1b[0m"
+_MX, _MY = 14, 2  # canvas margins
+
+
+def _pos(x: int, y: int) -> tuple[int, int]:
+    return 2 * y + _MY, 4 * x + _MX
+
+
+def render(state, seat: int | None = None, *, color: bool = False) -> str:
+    s = state.s
+    n = state.game.num_players
+    rows, cols = 2 * 16 + 2 * _MY + 1, 4 * 10 + 2 * _MX + 1
+    canvas = [[" "] * cols for _ in range(rows)]
+    paint = {}  # (row, col) -> seat, for colouring
+
+    def put(r, c, text, who=None):
+        for i, ch in enumerate(text):
+            if 0 <= c + i < cols:
+                canvas[r][c + i] = ch
+                if who is not None:
+                    paint[(r, c + i)] = who
+
+    for e, (a, b) in enumerate(EDGE_NODES):
+        (xa, ya), (xb, yb) = NODE_XY[a], NODE_XY[b]
+        if ya > yb:
+            (xa, ya), (xb, yb) = (xb, yb), (xa, ya)
+        owner = int(s[E.EDGE_OWNER + e])
+        ra, ca = _pos(xa, ya)
+        if xa == xb:  # vertical path
+            for dr in (1, 2, 3):
+                put(ra + dr, ca, LETTERS[owner] if owner >= 0 else "|", owner if owner >= 0 else None)
+        else:
+            glyph = "\\" if xb > xa else "/"
+            cm = (ca + _pos(xb, yb)[1]) // 2
+            put(ra + 1, cm - 1, (LETTERS[owner] * 3) if owner >= 0 else f" {glyph} ", owner if owner >= 0 else None)
+    for v, (x, y) in enumerate(NODE_XY):
+        owner = int(s[E.NODE_OWNER + v])
+        r, c = _pos(x, y)
+        if owner >= 0:
+            letter = LETTERS[owner].upper() if s[E.NODE_LEVEL + v] == 2 else LETTERS[owner]
+            put(r, c, letter, owner)
+        else:
+            put(r, c, ".")
+    robber = int(s[E.G_ROBBER])
+    for h, (x, y) in enumerate(HEX_CENTRES):
+        r, c = _pos(x, y)
+        res, num = int(s[E.HEX_RES + h]), int(s[E.HEX_NUM + h])
+        put(r - 1, c - 2, _TERRAIN_SHORT[res].center(5))
+        label = (str(num) if num else "").rjust(2) + (" R" if h == robber else "  ")
+        put(r, c - 2, label.center(5))
+        put(r + 1, c - 2, f"#{h}".center(5))
+    cx, cy = HEX_CENTRES[:, 0].mean(), HEX_CENTRES[:, 1].mean()
+    for slot, e in enumerate(HARBOUR_EDGES):
+        a, b = HARBOUR_NODES[slot]
+        port = int(s[E.NODE_PORT + a])
+        text = "3:1" if port == 5 else f"2:1 {RESOURCE_NAMES[port]}"
+        mx, my = (NODE_XY[a] + NODE_XY[b]) / 2
+        dx, dy = mx - cx, my - cy
+        norm = max(np.hypot(dx, dy * 1.7), 1e-9)
+        r, c = _pos(mx + 1.6 * dx / norm, my + 1.6 * dy * 1.7 / norm / 1.7)
+        r = int(round(r))
+        c = int(round(c)) - (len(text) if dx < -0.5 else 0 if dx > 0.5 else len(text) // 2)
+        put(r, c, text)
+
+    lines = []
+    for r, row in enumerate(canvas):
+        if color:
+            row = [(_COLOURS[paint[(r, c)]] + ch + _RESET) if (r, c) in paint else ch for c, ch in enumerate(row)]
+        lines.append("".join(row).rstrip())
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines + [""] + _status(state, seat))
+
+
+def _status(state, seat) -> list[str]:
+    s = state.s
+    n = state.game.num_players
+    turn_player = int(s[E.G_TURN_PLAYER])
+    last = int(s[E.G_LAST_ROLL])
+    out = [f"turn {int(s[E.G_TURN])}, seat {turn_player} to play ({LETTERS[turn_player]}); "
+           f"step: {PHASE_NAMES[int(s[E.G_PHASE])]}" + (f"; last roll {last}" if last else "")]
+    if s[E.G_PHASE] == E.PH_OVER:
+        w = int(s[E.G_WINNER])
+        out.append(f"game over: {'seat ' + str(w) + ' wins' if w >= 0 else 'turn limit reached'}")
+    bank = " ".join(f"{RESOURCE_NAMES[r]} {int(s[E.BANK + r])}" for r in range(5))
+    out.append(f"bank: {bank}; development deck: {int(s[E.DECK:E.DECK + 5].sum())} cards")
+    for p in range(n):
+        b = E.pb(p)
+        tags = []
+        if s[E.G_LONGEST_ROAD] == p:
+            tags.append("LONGEST ROAD")
+        if s[E.G_LARGEST_ARMY] == p:
+            tags.append("LARGEST ARMY")
+        see_all = seat is None or seat == p or s[E.G_PHASE] == E.PH_OVER
+        vp = state.victory_points(p, hidden=see_all)
+        line = (f"seat {p} ({LETTERS[p]}/{LETTERS[p].upper()}){' *you*' if seat == p else ''}: {vp} VP"
+                f"{'' if see_all else ' visible'}, {int(s[b + E.P_CARDS])} cards, "
+                f"{int(s[b + E.P_DEV:b + E.P_DEV + 5].sum())} dev cards, {int(s[b + E.P_KNIGHTS])} knights, "
+                f"road {int(s[b + E.P_ROAD_LEN])}, left: {int(s[b + E.P_ROADS_LEFT])} roads "
+                f"{int(s[b + E.P_SETTLEMENTS_LEFT])} settlements {int(s[b + E.P_CITIES_LEFT])} cities"
+                + (f" [{', '.join(tags)}]" if tags else ""))
+        out.append(line)
+        if see_all:
+            hand = ", ".join(f"{int(s[b + E.P_HAND + r])} {RESOURCE_NAMES[r]}" for r in range(5))
+            dev = ", ".join(f"{int(s[b + E.P_DEV + d])} {DEV_NAMES[d]}" for d in range(5) if s[b + E.P_DEV + d])
+            out.append(f"    hand: {hand}; development cards: {dev or 'none'}")
+    return out

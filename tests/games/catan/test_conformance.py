@@ -1,0 +1,16 @@
+"""The Game API conformance check for 2, 3 and 4 players."""
+
+import pytest
+
+from boardzero.core.conformance import check_game
+from boardzero.core.registry import make
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance(players):
+    stats = check_game(make("catan", players=players), num_games=2, seed=players, deep_every=11)
+    assert stats["games"] == 2
+
+
+def test_conformance_beginner_board_rank_returns():
+    check_game(make("catan", players=3, board="beginner", returns="rank", turn_limit=60), num_games=2, seed=9)
