@@ -1,0 +1,265 @@
+"""MCTS behaviour: tactics, max^n, priors, chance, hidden information, batching, tree reuse."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardzero.core.api import CHANCE
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, UniformEvaluator, uniform_priors
+from boardzero.search.tree import ROOT_INDEX
+from tests.conftest import play_actions
+from tests.search.tiny_games import (
+    GAMBLE,
+    MAXN_ROOT_MOVE,
+    MAXN_VALUE,
+    OUTCOME_BAD,
+    OUTCOME_GOOD,
+    SAFE,
+    CoinGame,
+    GuessGame,
+    ThreePlayerTree,
+)
+
+# X (seat 0) has 0,1,2 on the bottom row: column 3 wins at once.
+WIN_IN_ONE = [0, 6, 1, 6, 2, 5]
+# O (seat 1) has 0,1,2 on the bottom row and X is to move: only column 3 avoids losing at once.
+BLOCK_IN_ONE = [6, 0, 6, 1, 5, 2]
+
+
+def view_of(state):
+    return SeatView(state, state.current_player)
+
+
+def rollout_mcts(game, sims, **config):
+    config.setdefault("selection", "uct")
+    config.setdefault("batch_size", 1)
+    config.setdefault("virtual_loss", 0.0)
+    return MCTS(game, RolloutEvaluator(game), MCTSConfig(simulations=sims, **config))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_connect4_takes_a_win_in_one(seed):
+    state = play_actions("connect4", WIN_IN_ONE)
+    result = rollout_mcts(state.game, 200).search(view_of(state), np.random.default_rng(seed))
+    assert result.best_action() == 3
+    assert result.value[0] > 0.5 > -0.5 > result.value[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_connect4_blocks_a_loss_in_one(seed):
+    state = play_actions("connect4", BLOCK_IN_ONE)
+    result = rollout_mcts(state.game, 400).search(view_of(state), np.random.default_rng(seed))
+    assert result.best_action() == 3
+
+
+def test_connect4_tactics_with_puct_and_batched_leaves(rng):
+    state = play_actions("connect4", BLOCK_IN_ONE)
+    mcts = MCTS(state.game, RolloutEvaluator(state.game), MCTSConfig(simulations=400, batch_size=8))
+    assert mcts.search(view_of(state), rng).best_action() == 3
+
+
+def test_result_shapes_and_policy(rng):
+    state = play_actions("connect4", [3])
+    result = rollout_mcts(state.game, 50).search(view_of(state), rng)
+    assert result.visits.shape == (7,) and result.value.shape == (2,)
+    assert result.visits.sum() == 49  # the root evaluation is the first simulation
+    assert np.isclose(result.policy(1.0).sum(), 1.0)
+    greedy = result.policy(0.0)
+    assert greedy[result.visits.argmax()] > 0 and np.isclose(greedy.sum(), 1.0)
+    assert result.player == 1
+
+
+def test_maxn_with_three_players(rng):
+    game = ThreePlayerTree()
+    mcts = rollout_mcts(game, 3000, c_uct=0.3)
+    result = mcts.search(SeatView(game.new_state(), 0), rng)
+    assert result.best_action() == MAXN_ROOT_MOVE
+    # the deeper seats choose by their own value: seat 1 then seat 2 under the chosen move
+    tree = result.tree
+    node1 = tree.child(ROOT_INDEX, MAXN_ROOT_MOVE)
+    assert int(np.argmax(tree.edge_visits[node1, :2])) == 0
+    node2 = tree.child(node1, 0)
+    assert int(np.argmax(tree.edge_visits[node2, :2])) == 0
+    assert np.allclose(result.value, MAXN_VALUE, atol=0.1)
+
+
+def test_maxn_with_puct_and_uniform_evaluator(rng):
+    game = ThreePlayerTree()
+    mcts = MCTS(game, UniformEvaluator(game), MCTSConfig(simulations=3000, c_puct=0.5, batch_size=1,
+                                                         virtual_loss=0.0))
+    assert mcts.search(SeatView(game.new_state(), 0), rng).best_action() == MAXN_ROOT_MOVE
+
+
+class BiasedEvaluator:
+    """Uniform values; priors put ``weight`` on one move."""
+
+    def __init__(self, game, favourite, weight=0.9):
+        self.game, self.favourite, self.weight = game, favourite, weight
+        self.calls, self.batch_sizes = 0, []
+
+    def evaluate(self, states):
+        self.calls += 1
+        self.batch_sizes.append(len(states))
+        priors = uniform_priors(states, self.game.num_actions)
+        for row, state in enumerate(states):
+            legal = state.legal_mask()
+            if legal[self.favourite]:
+                priors[row] = np.where(legal, (1 - self.weight) / max(legal.sum() - 1, 1), 0.0)
+                priors[row, self.favourite] = self.weight
+        return priors, np.zeros((len(states), self.game.num_players), dtype=np.float32)
+
+
+def test_priors_steer_the_visits(rng):
+    state = make("connect4").new_state()
+    for favourite in (1, 5):
+        mcts = MCTS(state.game, BiasedEvaluator(state.game, favourite), MCTSConfig(simulations=200))
+        result = mcts.search(view_of(state), rng)
+        assert result.best_action() == favourite
+        assert result.visits[favourite] > 0.5 * result.visits.sum()
+        assert result.prior[favourite] == pytest.approx(0.9)
+    uniform = MCTS(state.game, UniformEvaluator(state.game), MCTSConfig(simulations=200)).search(view_of(state), rng)
+    assert uniform.visits.max() < 0.5 * uniform.visits.sum()
+
+
+def test_root_noise_changes_priors_only_during_the_search(rng):
+    state = make("connect4").new_state()
+    mcts = MCTS(state.game, BiasedEvaluator(state.game, 2), MCTSConfig(simulations=100, dirichlet_alpha=0.3,
+                                                                        dirichlet_fraction=0.5))
+    noisy = mcts.search(view_of(state), rng, add_noise=True)
+    plain = MCTS(state.game, BiasedEvaluator(state.game, 2), MCTSConfig(simulations=100)).search(view_of(state), rng)
+    assert not np.array_equal(noisy.visits, plain.visits)
+    assert noisy.prior[2] == pytest.approx(0.9)  # the stored priors are the evaluator's
+
+
+@pytest.mark.parametrize("p_good, best", [(0.7, GAMBLE), (0.4, SAFE)])
+def test_chance_nodes_are_expected_values(rng, p_good, best):
+    game = CoinGame(p_good=p_good, safe=0.3)  # gamble is worth 2*p_good - 1
+    result = rollout_mcts(game, 3000, c_uct=1.0).search(SeatView(game.new_state(), 0), rng)
+    assert result.best_action() == best
+
+
+def test_chance_children_visited_by_probability(rng):
+    game = CoinGame(p_good=0.7)
+    result = rollout_mcts(game, 2000, c_uct=5.0).search(SeatView(game.new_state(), 0), rng)
+    tree = result.tree
+    chance = tree.child(ROOT_INDEX, GAMBLE)
+    assert tree.player[chance] == CHANCE
+    good, bad = tree.child(chance, OUTCOME_GOOD), tree.child(chance, OUTCOME_BAD)
+    total = tree.node_visits[chance]
+    assert total > 300
+    assert tree.node_visits[good] / total == pytest.approx(0.7, abs=0.06)
+    assert tree.node_visits[good] + tree.node_visits[bad] == total
+    assert result.q[GAMBLE] == pytest.approx(2 * 0.7 - 1, abs=0.12)  # the expectation over outcomes
+
+
+def _guess_view(card):
+    game = GuessGame()
+    state = game.new_state()
+    state.apply(card)
+    state.guarded = True
+    return game, SeatView(state, 0)
+
+
+def test_hidden_information_is_never_read():
+    results = []
+    for card in (0, 2):
+        game, view = _guess_view(card)
+        result = rollout_mcts(game, 600, c_uct=0.5).search(view, np.random.default_rng(7))
+        assert game.sample_calls >= 600  # one determinization per simulation
+        results.append(result)
+    assert np.array_equal(results[0].visits, results[1].visits)
+    assert np.array_equal(results[0].value, results[1].value)
+    # a searcher that knew the card would raise and win; not knowing it, folding (-0.2) beats guessing (-1/3)
+    assert results[0].best_action() == 0
+
+
+def test_search_many_matches_single_searches():
+    game = make("connect4")
+    positions = [play_actions("connect4", h) for h in ([], [3], WIN_IN_ONE, BLOCK_IN_ONE)]
+    config = MCTSConfig(simulations=120, batch_size=4, reuse_tree=False)
+    many = MCTS(game, UniformEvaluator(game), config).search_many([view_of(s) for s in positions],
+                                                                   np.random.default_rng(0))
+    for state, batched in zip(positions, many):
+        single = MCTS(game, UniformEvaluator(game), config).search(view_of(state), np.random.default_rng(0))
+        assert np.array_equal(single.visits, batched.visits)
+        assert np.allclose(single.value, batched.value)
+
+
+def test_search_many_batches_leaves_across_games(rng):
+    game = make("connect4")
+    positions = [play_actions("connect4", h) for h in ([], [3], [3, 3], [2, 4])]
+    evaluator = BiasedEvaluator(game, 3, weight=0.3)
+    results = MCTS(game, evaluator, MCTSConfig(simulations=33, batch_size=4)).search_many(
+        [view_of(s) for s in positions], rng, add_noise=True)
+    assert evaluator.calls <= 1 + 8  # the roots, then 32 simulations in rounds of 4 per game
+    assert max(evaluator.batch_sizes) > 4  # leaves of several games in one call
+    assert all(r.visits.sum() == 32 for r in results)
+
+
+def test_tree_is_reused_after_the_moves_played(rng):
+    game = make("connect4")
+    state = game.new_state()
+    mcts = rollout_mcts(game, 300)
+    first = mcts.search(view_of(state), rng)
+    move = first.best_action()
+    state.apply(move)
+    reply = int(np.argmax(first.tree.edge_visits[first.tree.child(ROOT_INDEX, move)]))
+    kept = first.tree.edge_visits[first.tree.child(first.tree.child(ROOT_INDEX, move), reply)].sum()
+    state.apply(reply)
+    second = mcts.search(view_of(state), rng)
+    assert kept > 0
+    assert second.visits.sum() == kept + 300  # the old subtree's visits plus this search's
+    assert second.tree.size < first.tree.size + 300  # a compacted subtree, not the whole old tree
+
+
+def test_tree_is_not_reused_for_another_position(rng):
+    game = make("connect4")
+    mcts = rollout_mcts(game, 100)
+    mcts.search(view_of(play_actions("connect4", [3])), rng)
+    other = mcts.search(view_of(play_actions("connect4", [2, 2])), rng)
+    assert other.visits.sum() == 99
+    mcts.reset()
+    again = mcts.search(view_of(play_actions("connect4", [3, 3])), rng)
+    assert again.visits.sum() == 99
+
+
+def test_hidden_information_trees_are_not_shared_between_seats(rng):
+    game = make("kuhn_poker")
+    state = game.new_state()
+    for card in (0, 1, 2):
+        state.apply(card)
+    mcts = MCTS(game, RolloutEvaluator(game), MCTSConfig(simulations=100))
+    mcts.search(SeatView(state, 0), rng)
+    state.apply(0)
+    second = mcts.search(SeatView(state, 1), rng)
+    assert second.visits.sum() == 99  # seat 1 must not inherit statistics built from seat 0's card
+
+
+@pytest.mark.parametrize("cards, bettor_line, seat, expected", [
+    ((0, 1, 3), [1, 0], 2, 1),  # seat 2 holds the ace facing a bet: call
+    ((3, 1, 0), [1, 0], 2, 0),  # seat 2 holds the jack facing a bet: fold
+])
+def test_kuhn_poker_three_players_sensible_calls(cards, bettor_line, seat, expected):
+    game = make("kuhn_poker", players=3)
+    state = game.new_state()
+    for card in cards:
+        state.apply(card)
+    for action in bettor_line:
+        state.apply(action)
+    assert state.current_player == seat
+    for seed in range(3):
+        mcts = MCTS(game, RolloutEvaluator(game), MCTSConfig(simulations=300, batch_size=4))
+        result = mcts.search(SeatView(state, seat), np.random.default_rng(seed))
+        assert result.best_action() == expected
+        assert result.value.shape == (3,)
+
+
+def test_config_errors_name_the_field():
+    with pytest.raises(ConfigError, match="simulations"):
+        MCTSConfig(simulations=0)
+    with pytest.raises(ConfigError, match="selection"):
+        MCTSConfig(selection="best-first")

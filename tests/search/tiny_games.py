@@ -1,0 +1,230 @@
+"""Hand-made tiny games that pin down what the search must do.
+
+- ``ThreePlayerTree``: three seats move once each; the max^n answer differs
+  from what an average or an optimistic search would pick.
+- ``CoinGame``: one choice between a sure payoff and a chance node whose
+  outcome ids (5 and 9) are not action ids.
+- ``GuessGame``: a hidden card dealt to seat 1; seat 0 guesses it. The true
+  state refuses to reveal its card, so a search that peeks fails loudly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzero.core.api import CHANCE, TERMINAL, Game, State
+
+
+class _TinyState(State):
+    """Shared plumbing: history, clone by dict copy, flat observation of the public history."""
+
+    def clone(self):
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        return other
+
+    def observe(self, seat):
+        flat = np.zeros(8, dtype=np.float32)
+        for i, a in enumerate(self.public_history(seat)[:8]):
+            flat[i] = -1.0 if a is None else float(a)
+        return {"flat": flat}
+
+
+# --------------------------------------------------------------------------- max^n
+# PAYOFFS[a0][a1][a2] -> value per seat. Solved by max^n (each seat maximises its own entry):
+#   a0=0 -> (0, .5, .5), a0=1 -> (.6, .3, .6), a0=2 -> (.3, .2, .5): seat 0 plays 1.
+# The mean of seat 0's leaf payoffs is highest under a0=2 and its single best leaf is under a0=0.
+PAYOFFS = np.array([
+    [[(1.0, 0.0, 0.1), (0.0, 0.1, 0.9)], [(0.0, 0.5, 0.5), (0.9, 0.2, 0.2)]],
+    [[(0.6, 0.3, 0.6), (0.1, 0.3, 0.2)], [(0.2, 0.2, 0.3), (0.1, 0.1, 0.1)]],
+    [[(0.8, 0.6, 0.1), (0.3, 0.2, 0.5)], [(0.9, 0.1, 0.1), (0.8, 0.1, 0.4)]],
+])
+MAXN_VALUE = np.array([0.6, 0.3, 0.6])
+MAXN_ROOT_MOVE = 1
+
+
+class ThreePlayerTree(Game):
+    name = "three_player_tree"
+    num_players = 3
+    num_actions = 3
+    observation_spec = {"flat": (8,)}
+
+    def new_state(self, *, seed=None):
+        return ThreePlayerState(self, seed)
+
+    def action_name(self, action):
+        return f"move {action}"
+
+
+class ThreePlayerState(_TinyState):
+    def __init__(self, game, seed=None):
+        self.game, self.seed, self.history = game, seed, []
+
+    @property
+    def current_player(self):
+        return len(self.history) if len(self.history) < 3 else TERMINAL
+
+    def legal_mask(self):
+        mask = np.zeros(3, dtype=bool)
+        if len(self.history) == 0:
+            mask[:] = True
+        elif len(self.history) < 3:
+            mask[:2] = True
+        return mask
+
+    def _apply(self, action):
+        pass
+
+    def returns(self):
+        if len(self.history) < 3:
+            return np.zeros(3)
+        a0, a1, a2 = self.history
+        return PAYOFFS[a0, a1, a2].astype(np.float64)
+
+
+# --------------------------------------------------------------------------- chance
+SAFE, GAMBLE = 0, 1
+OUTCOME_GOOD, OUTCOME_BAD = 5, 9
+
+
+class CoinGame(Game):
+    """Seat 0: SAFE pays ``safe``; GAMBLE goes to a chance node: GOOD (prob ``p_good``) pays 1, BAD pays -1."""
+
+    name = "coin_game"
+    num_players = 2
+    num_actions = 2
+    observation_spec = {"flat": (8,)}
+    has_chance = True
+
+    def __init__(self, p_good=0.7, safe=0.3):
+        super().__init__()
+        self.p_good, self.safe = p_good, safe
+
+    def new_state(self, *, seed=None):
+        return CoinState(self, seed)
+
+    def action_name(self, action):
+        return ("safe", "gamble")[action]
+
+
+class CoinState(_TinyState):
+    def __init__(self, game, seed=None):
+        self.game, self.seed, self.history = game, seed, []
+
+    @property
+    def current_player(self):
+        h = self.history
+        if not h:
+            return 0
+        if h == [GAMBLE]:
+            return CHANCE
+        return TERMINAL
+
+    def legal_mask(self):
+        return np.full(2, self.current_player == 0, dtype=bool)
+
+    def chance_outcomes(self):
+        if self.current_player != CHANCE:
+            return []
+        return [(OUTCOME_GOOD, self.game.p_good), (OUTCOME_BAD, 1.0 - self.game.p_good)]
+
+    def _apply(self, action):
+        pass
+
+    def returns(self):
+        if self.current_player != TERMINAL:
+            return np.zeros(2)
+        if self.history == [SAFE]:
+            value = self.game.safe
+        else:
+            value = 1.0 if self.history[1] == OUTCOME_GOOD else -1.0
+        return np.array([value, -value])
+
+
+# --------------------------------------------------------------------------- hidden information
+class HiddenPeek(AssertionError):
+    pass
+
+
+class GuessGame(Game):
+    """A chance deal gives seat 1 a card 0..2 (hidden from seat 0). Seat 0 says 'raise' (1) or 'fold' (0);
+    after a raise seat 0 guesses the card (actions 0..2): +1 if right, -1 if wrong; a fold pays -0.2."""
+
+    name = "guess_game"
+    num_players = 2
+    num_actions = 3
+    observation_spec = {"flat": (8,)}
+    has_chance = True
+    has_hidden_information = True
+
+    def __init__(self):
+        super().__init__()
+        self.sample_calls = 0
+
+    def new_state(self, *, seed=None):
+        return GuessState(self, seed)
+
+    def action_name(self, action):
+        return f"action {action}"
+
+
+class GuessState(_TinyState):
+    def __init__(self, game, seed=None):
+        self.game, self.seed, self.history = game, seed, []
+        self.guarded = False  # True on the true state handed to the searcher: its card must not be read
+
+    @property
+    def card(self):
+        if self.guarded:
+            raise HiddenPeek("the search read the true hidden card")
+        return self.history[0]
+
+    @property
+    def current_player(self):
+        n = len(self.history)
+        if n == 0:
+            return CHANCE
+        if n == 1 or (n == 2 and self.history[1] == 1):
+            return 0
+        return TERMINAL
+
+    def legal_mask(self):
+        n = len(self.history)
+        mask = np.zeros(3, dtype=bool)
+        if n == 1:
+            mask[:2] = True
+        elif n == 2 and self.history[1] == 1:
+            mask[:] = True
+        return mask
+
+    def chance_outcomes(self):
+        return [(c, 1 / 3) for c in range(3)] if not self.history else []
+
+    def _apply(self, action):
+        pass
+
+    def returns(self):
+        if self.current_player != TERMINAL:
+            return np.zeros(2)
+        if self.history[1] == 0:
+            value = -0.2
+        else:
+            value = 1.0 if self.history[2] == self.card else -1.0
+        return np.array([value, -value])
+
+    def public_history(self, seat):
+        return [None if (i == 0 and seat != 1) else a for i, a in enumerate(self.history)]
+
+    def sample_hidden(self, seat, rng):
+        self.game.sample_calls += 1
+        other = self.clone()
+        other.guarded = False
+        if seat != 1 and other.history:
+            other.history[0] = int(rng.integers(3))  # seat 0 does not know the card: draw it
+        return other
+
+    def clone(self):
+        other = super().clone()
+        other.guarded = False
+        return other
