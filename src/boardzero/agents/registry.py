@@ -25,6 +25,8 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "random": "boardzero.agents.random_agent:RandomAgent",
     "greedy": "boardzero.agents.greedy:GreedyAgent",
     "mcts": "boardzero.agents.mcts_agent:MCTSAgent",
+    "weighted": "boardzero.agents.catan_bots:WeightedAgent",
+    "heuristic": "boardzero.agents.catan_bots:HeuristicAgent",
     "az": "boardzero.agents.az:az",
     "policy": "boardzero.agents.az:policy",
     "best": "boardzero.agents.az:best",

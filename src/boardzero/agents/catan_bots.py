@@ -1,0 +1,550 @@
+"""Hand-written Catan players: the baselines every learned agent is measured against.
+
+- ``weighted``: random legal moves, but a build (city, settlement, development
+  card, road) is chosen over anything else whenever one is legal.
+- ``heuristic``: a strong rule-based player. Setup settlements by production
+  (pips of the adjacent numbers), resource diversity and harbours; then city >
+  settlement > development card > road, roads only toward a free spot worth
+  settling; bank and harbour trades only when they complete a build; the
+  robber on the leader's best hex (never its own), stealing from the leader;
+  discards that keep what completes a build; development cards played when
+  they pay (knights early, for the army and to free its own hexes).
+
+Both see only a ``SeatView``. The heuristic reads ``view.sample_state(rng)``
+(a full state consistent with what its seat knows: its own hand is exact,
+opponents' hidden cards are redrawn) and uses only public facts about the
+opponents (points, card counts, buildings), plus what it knows for sure of
+their hands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzero.agents.base import Agent
+from boardzero.core.api import Game
+from boardzero.core.errors import ConfigError
+from boardzero.core.view import SeatView
+from boardzero.games.catan import engine as E
+from boardzero.games.catan.topology import EDGE_NODES, HEX_NODES, NODE_EDGES, NODE_HEXES, NODE_NODES
+
+WOOD, BRICK, SHEEP, WHEAT, ORE = range(5)
+PIPS = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64)  # dots on a number token, by number
+COSTS = {
+    "city": np.array(E.COST_CITY, dtype=np.int64),
+    "settlement": np.array(E.COST_SETTLEMENT, dtype=np.int64),
+    "dev": np.array(E.COST_DEV, dtype=np.int64),
+    "road": np.array(E.COST_ROAD, dtype=np.int64),
+}
+# How much one pip of each resource is worth when judging a spot (wood, brick, sheep, wheat, ore).
+RESOURCE_WEIGHT = np.array([1.0, 1.0, 0.8, 1.15, 1.05])
+
+
+def _check_catan(game: Game, name: str) -> None:
+    if game.name != "catan":
+        raise ConfigError(f"agent {name}", f"plays only catan, not {game.name!r}")
+
+
+# ----------------------------------------------------------------------------- weighted random
+BUILD_WEIGHT = {"city": 100.0, "settlement": 50.0, "dev": 10.0, "road": 5.0}
+
+
+def action_kind(a: int) -> str:
+    """A coarse kind of a Catan action id: settlement, city, road, dev (buy), or other."""
+    if a < E.A_CITY:
+        return "settlement"
+    if a < E.A_ROAD:
+        return "city"
+    if a < E.A_ROBBER:
+        return "road"
+    if a == E.A_BUY_DEV:
+        return "dev"
+    return "other"
+
+
+class WeightedAgent(Agent):
+    """Random, but prefers building: a legal build is chosen whenever there is one.
+
+    Among the builds a city is likelier than a settlement, a settlement than a
+    development card, a card than a road (weights ``BUILD_WEIGHT``); everything
+    else (trades, cards, ending the turn) is uniform when nothing can be built.
+    """
+
+    def __init__(self, game: Game):
+        _check_catan(game, "weighted")
+        self.game = game
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return int(legal[0])
+        weights = np.array([BUILD_WEIGHT.get(action_kind(int(a)), 0.0) for a in legal])
+        # setup placements and road-building roads are not purchases: uniform there
+        if weights.sum() == 0 or np.all(weights == weights[0]):
+            return int(legal[rng.integers(len(legal))])
+        return int(legal[rng.choice(len(legal), p=weights / weights.sum())])
+
+
+# ----------------------------------------------------------------------------- board knowledge
+def node_production(s: np.ndarray) -> np.ndarray:
+    """float[54, 5]: pips of each resource around each intersection (the robber ignored)."""
+    prod = np.zeros((54, 5))
+    res = s[E.HEX_RES:E.HEX_RES + 19]
+    pips = PIPS[s[E.HEX_NUM:E.HEX_NUM + 19]]
+    for k in range(3):
+        hexes = NODE_HEXES[:, k]
+        ok = hexes >= 0
+        h = hexes[ok]
+        land = res[h] < 5
+        np.add.at(prod, (np.flatnonzero(ok)[land], res[h][land]), pips[h][land])
+    return prod
+
+
+def _hand(s: np.ndarray, p: int) -> np.ndarray:
+    b = E.pb(p) + E.P_HAND
+    return s[b:b + 5].astype(np.int64)
+
+
+def _missing(hand: np.ndarray, cost: np.ndarray) -> int:
+    return int(np.maximum(cost - hand, 0).sum())
+
+
+class _Position:
+    """What the heuristic works out once per decision from the sampled state."""
+
+    def __init__(self, s: np.ndarray, seat: int):
+        self.s = s
+        self.seat = seat
+        self.n = int(s[E.G_NUM_PLAYERS])
+        self.phase = int(s[E.G_PHASE])
+        self.hand = _hand(s, seat)
+        self.base = E.pb(seat)
+        self.owner = s[E.NODE_OWNER:E.NODE_OWNER + 54]
+        self.level = s[E.NODE_LEVEL:E.NODE_LEVEL + 54]
+        self.edge_owner = s[E.EDGE_OWNER:E.EDGE_OWNER + 72]
+        self.robber = int(s[E.G_ROBBER])
+        self.prod = node_production(s)  # [54, 5]
+        mine = self.owner == seat
+        self.my_prod = (self.prod[mine] * self.level[mine, None]).sum(axis=0)  # [5]
+        self.rates = np.array([E.trade_rate(s, seat, r) for r in range(5)], dtype=np.int64)
+        self.visible_vp = np.array([E.victory_points(s, p, False) for p in range(self.n)], dtype=np.int64)
+        self.my_vp = int(E.victory_points(s, seat, True))
+        self.cards = np.array([s[E.pb(p) + E.P_CARDS] for p in range(self.n)], dtype=np.int64)
+        self.bank = s[E.BANK:E.BANK + 5].astype(np.int64)
+        self._node_values = None
+
+    # -- values of places
+    def resource_weight(self) -> np.ndarray:
+        """Weights per resource: scarce ones on this board count more, missing ones much more."""
+        total = self.prod.sum(axis=0) / 2.0  # each hex counted at ~6 nodes; only relative size matters
+        scarcity = np.clip(total.mean() / np.maximum(total, 1e-6), 0.75, 1.4)
+        return RESOURCE_WEIGHT * scarcity
+
+    def node_values(self) -> np.ndarray:
+        """float[54]: how good a settlement would be on each intersection for this seat now."""
+        if self._node_values is not None:
+            return self._node_values
+        prod = self.prod.copy()
+        if self.phase not in (E.PH_SETUP_SETTLEMENT, E.PH_SETUP_ROAD):
+            for n in HEX_NODES[self.robber]:  # a robbed hex produces for now, but less surely
+                r = self.s[E.HEX_RES + self.robber]
+                if r < 5:
+                    prod[n, r] *= 0.6
+        weight = self.resource_weight()
+        value = prod @ weight
+        lacking = self.my_prod < 0.5
+        value += (prod[:, lacking] > 0).sum(axis=1) * 2.5  # a resource this seat does not produce yet
+        value += (prod > 0).sum(axis=1) * 0.6  # diversity of the spot itself
+        ports = self.s[E.NODE_PORT:E.NODE_PORT + 54]
+        for n in np.flatnonzero(ports >= 0):
+            kind = int(ports[n])
+            if kind == 5:
+                value[n] += 1.5
+            else:  # a 2:1 harbour is worth what we (would) produce of its resource
+                value[n] += 0.45 * (self.my_prod[kind] + prod[n, kind])
+        self._node_values = value
+        return value
+
+    def city_value(self, node: int) -> float:
+        prod = self.prod[node].copy()
+        for h in NODE_HEXES[node]:
+            if h == self.robber:
+                r = self.s[E.HEX_RES + h]
+                if r < 5:
+                    prod[r] *= 0.6
+        return float(prod @ self.resource_weight())
+
+    # -- networks
+    def network_nodes(self) -> np.ndarray:
+        """bool[54]: intersections this seat's roads or buildings reach (a road may start there)."""
+        reach = self.owner == self.seat
+        mine = self.edge_owner == self.seat
+        ends = EDGE_NODES[mine].ravel()
+        ok = (self.owner[ends] < 0) | (self.owner[ends] == self.seat)
+        reach[ends[ok]] = True
+        return reach
+
+    def spot_free(self, node: int) -> bool:
+        return bool(E.node_free_for_settlement(self.s, node))
+
+    def road_target_value(self, edge: int, max_depth: int = 3) -> float:
+        """Best discounted value of a free settlement spot reached through a first road on ``edge``."""
+        reach = self.network_nodes()
+        a, b = EDGE_NODES[edge]
+        start = b if reach[a] else a
+        if reach[a] and reach[b]:
+            return 0.0
+        if self.owner[start] >= 0 and self.owner[start] != self.seat:
+            return 0.0
+        values = self.node_values()
+        best = 0.0
+        frontier = [int(start)]
+        seen = {int(start)}
+        for depth in range(1, max_depth + 1):
+            nxt = []
+            for v in frontier:
+                if self.spot_free(v):
+                    best = max(best, values[v] * (0.62 ** (depth - 1)))
+                for k in range(3):
+                    e, w = NODE_EDGES[v, k], NODE_NODES[v, k]
+                    if e < 0 or self.edge_owner[e] >= 0 or w in seen:
+                        continue
+                    if self.owner[w] >= 0 and self.owner[w] != self.seat:
+                        continue
+                    seen.add(int(w))
+                    nxt.append(int(w))
+            frontier = nxt
+        return best
+
+    def open_spots(self) -> list[int]:
+        """Free intersections touching this seat's roads: where a settlement could go now."""
+        return [n for n in range(54) if E.settlement_ok(self.s, n, self.seat)]
+
+    # -- opponents
+    def leader_weights(self) -> np.ndarray:
+        """float[n]: how much hurting each seat is worth (0 for this seat); the points leader most."""
+        vp = self.visible_vp.astype(np.float64)
+        w = 1.0 + (vp - vp.min()) * 0.6
+        others = [p for p in range(self.n) if p != self.seat]
+        top = max(others, key=lambda p: (vp[p], self.cards[p]))
+        w[top] += 1.5
+        w[self.seat] = 0.0
+        return w
+
+
+# ----------------------------------------------------------------------------- the heuristic player
+class HeuristicAgent(Agent):
+    """A strong rule-based Catan player (see the module docstring)."""
+
+    def __init__(self, game: Game):
+        _check_catan(game, "heuristic")
+        self.game = game
+        self._trades: tuple[int, int] = (-1, 0)  # (turn, trades made in it)
+
+    def reset(self) -> None:
+        self._trades = (-1, 0)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        legal = [int(a) for a in view.legal_actions]
+        if len(legal) == 1:
+            return legal[0]
+        state = view.sample_state(rng)
+        pos = _Position(state.s, view.seat)
+        choice = self.choose(pos, legal)
+        return choice if choice in legal else legal[0]
+
+    # -- dispatch by phase
+    def choose(self, pos: _Position, legal: list[int]) -> int:
+        ph = pos.phase
+        if ph == E.PH_SETUP_SETTLEMENT:
+            return self.setup_settlement(pos, legal)
+        if ph == E.PH_SETUP_ROAD or ph == E.PH_ROAD_BUILDING:
+            return self.best_road(pos, [a for a in legal if E.A_ROAD <= a < E.A_ROBBER])
+        if ph == E.PH_DISCARD:
+            return self.discard(pos, legal)
+        if ph == E.PH_ROBBER:
+            return self.robber(pos, legal)
+        if ph == E.PH_VICTIM:
+            return self.victim(pos, legal)
+        if ph == E.PH_YEAR_OF_PLENTY:
+            return self.year_of_plenty_pick(pos, legal)
+        if ph == E.PH_PRE_ROLL:
+            return self.pre_roll(pos, legal)
+        return self.main(pos, legal)
+
+    # -- setup
+    def setup_settlement(self, pos: _Position, legal: list[int]) -> int:
+        values = pos.node_values()
+        # a little lookahead: good free spots two roads away make a place more valuable
+        def score(a: int) -> float:
+            n = a - E.A_SETTLEMENT
+            near = [values[w2] for w in NODE_NODES[n] if w >= 0 for w2 in NODE_NODES[w]
+                    if w2 >= 0 and w2 != n and pos.spot_free(w2)]
+            return values[n] + 0.08 * (max(near) if near else 0.0)
+
+        return max(legal, key=score)
+
+    def best_road(self, pos: _Position, roads: list[int]) -> int:
+        """The road toward the best free spot; ties broken toward a longer road."""
+        if not roads:
+            raise ValueError("no road to choose")
+        scores = [pos.road_target_value(a - E.A_ROAD) for a in roads]
+        if max(scores) <= 0:
+            return self._longest_road_extension(pos, roads)[0]
+        return roads[int(np.argmax(scores))]
+
+    def _longest_road_extension(self, pos: _Position, roads: list[int]) -> tuple[int, int]:
+        """(road, resulting road length) of the road that lengthens this seat's longest road most."""
+        best, best_len = roads[0], -1
+        s = pos.s.copy()
+        for a in roads:
+            e = a - E.A_ROAD
+            s[E.EDGE_OWNER + e] = pos.seat
+            length = int(E.longest_road(s, pos.seat))
+            s[E.EDGE_OWNER + e] = -1
+            if length > best_len:
+                best, best_len = a, length
+        return best, best_len
+
+    # -- the seven
+    def discard(self, pos: _Position, legal: list[int]) -> int:
+        keep = self._keep_vector(pos)
+        hand = pos.hand
+        weight = pos.resource_weight()
+
+        def surplus(a: int) -> tuple[float, float]:
+            r = a - E.A_DISCARD
+            return (hand[r] - keep[r], -weight[r])
+
+        return max(legal, key=surplus)
+
+    def _keep_vector(self, pos: _Position) -> np.ndarray:
+        """The cards worth keeping: what the builds this seat can aim for need."""
+        keep = np.zeros(5, dtype=np.int64)
+        b = pos.base
+        if pos.s[b + E.P_CITIES_LEFT] > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+            keep = np.maximum(keep, COSTS["city"])
+        if pos.s[b + E.P_SETTLEMENTS_LEFT] > 0:
+            keep = np.maximum(keep, COSTS["settlement"])
+        return np.maximum(keep, COSTS["dev"])
+
+    def robber(self, pos: _Position, legal: list[int]) -> int:
+        weights = pos.leader_weights()
+
+        def score(a: int) -> float:
+            h = a - E.A_ROBBER
+            num = pos.s[E.HEX_NUM + h]
+            value = 0.0
+            for n in HEX_NODES[h]:
+                o = pos.owner[n]
+                if o == pos.seat:
+                    return -1000.0  # never block our own production
+                if o >= 0:
+                    value += PIPS[num] * pos.level[n] * weights[o] + (1.0 if pos.cards[o] > 0 else 0.0) * weights[o]
+            return value
+
+        return max(legal, key=score)
+
+    def victim(self, pos: _Position, legal: list[int]) -> int:
+        return max(legal, key=lambda a: (pos.visible_vp[a - E.A_VICTIM], pos.cards[a - E.A_VICTIM]))
+
+    def year_of_plenty_pick(self, pos: _Position, legal: list[int]) -> int:
+        target = self._target(pos)
+        if target is not None:
+            need = np.maximum(COSTS[target] - pos.hand, 0)
+            wanted = [a for a in legal if need[a - E.A_YOP] > 0]
+            if wanted:
+                return max(wanted, key=lambda a: need[a - E.A_YOP])
+        weight = pos.resource_weight()
+        return max(legal, key=lambda a: weight[a - E.A_YOP] / (1 + pos.hand[a - E.A_YOP]))
+
+    # -- the turn
+    def pre_roll(self, pos: _Position, legal: list[int]) -> int:
+        if E.A_KNIGHT in legal and self._knight_worth_playing(pos, before_roll=True):
+            return E.A_KNIGHT
+        return E.A_ROLL
+
+    def _robber_hurts_me(self, pos: _Position) -> bool:
+        return bool(np.any(pos.owner[HEX_NODES[pos.robber]] == pos.seat)) and pos.s[E.HEX_NUM + pos.robber] > 0
+
+    def _knight_worth_playing(self, pos: _Position, before_roll: bool) -> bool:
+        s, b = pos.s, pos.base
+        if self._robber_hurts_me(pos):
+            return True
+        holder = int(s[E.G_LARGEST_ARMY])
+        mine = int(s[b + E.P_KNIGHTS])
+        if holder != pos.seat:
+            best_other = max((int(s[E.pb(p) + E.P_KNIGHTS]) for p in range(pos.n) if p != pos.seat), default=0)
+            if mine + 1 >= 3 and mine + 1 > best_other:
+                return True  # takes largest army
+            if mine + 1 >= best_other:
+                return True  # stays in the army race
+        # otherwise play one a turn after the roll, to keep the robber on the leader
+        return not before_roll
+
+    def main(self, pos: _Position, legal: list[int]) -> int:
+        legal_set = set(legal)
+        winning = self._winning_move(pos, legal)
+        if winning is not None:
+            return winning
+        cities = [a for a in legal if E.A_CITY <= a < E.A_ROAD]
+        if cities:
+            return max(cities, key=lambda a: pos.city_value(a - E.A_CITY))
+        settlements = [a for a in legal if a < E.A_CITY]
+        if settlements:
+            values = pos.node_values()
+            return max(settlements, key=lambda a: values[a])
+        card = self._dev_card_play(pos, legal_set)
+        if card is not None:
+            return card
+        trade = self._trade(pos, legal)
+        if trade is not None:
+            return trade
+        if E.A_BUY_DEV in legal_set and self._buy_dev_ok(pos):
+            return E.A_BUY_DEV
+        road = self._useful_road(pos, legal)
+        if road is not None:
+            return road
+        return E.A_END_TURN if E.A_END_TURN in legal_set else legal[0]
+
+    def _winning_move(self, pos: _Position, legal: list[int]) -> int | None:
+        """A road or knight that reaches the winning points now (longest road / largest army)."""
+        if pos.my_vp < int(pos.s[E.G_VP_TO_WIN]) - 2:
+            return None
+        for a in legal:
+            if E.A_ROAD <= a < E.A_ROBBER or a == E.A_KNIGHT:
+                s = pos.s.copy()
+                E.apply_action(s, a)
+                if s[E.G_WINNER] == pos.seat:
+                    return a
+        return None
+
+    def _target(self, pos: _Position) -> str | None:
+        """The build to save for: a city if one can go up, else a settlement where there is a spot."""
+        s, b = pos.s, pos.base
+        if s[b + E.P_CITIES_LEFT] > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+            city_gap = _missing(pos.hand, COSTS["city"])
+        else:
+            city_gap = 99
+        if s[b + E.P_SETTLEMENTS_LEFT] > 0 and pos.open_spots():
+            settle_gap = _missing(pos.hand, COSTS["settlement"])
+        else:
+            settle_gap = 99
+        if city_gap == 99 and settle_gap == 99:
+            return None
+        return "city" if city_gap <= settle_gap else "settlement"
+
+    def _trade(self, pos: _Position, legal: list[int]) -> int | None:
+        """A bank or harbour trade that brings a city, a settlement or a card within reach this turn."""
+        trades = [a for a in legal if E.A_TRADE <= a < E.A_BUY_DEV]
+        if not trades:
+            return None
+        turn = int(pos.s[E.G_TURN])
+        if self._trades[0] == turn and self._trades[1] >= 6:
+            return None
+        targets = []
+        s, b = pos.s, pos.base
+        if s[b + E.P_CITIES_LEFT] > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+            targets.append("city")
+        if s[b + E.P_SETTLEMENTS_LEFT] > 0 and pos.open_spots():
+            targets.append("settlement")
+        if s[E.DECK:E.DECK + 5].sum() > 0:
+            targets.append("dev")
+        too_many = pos.hand.sum() > 7
+        if not targets and too_many and s[b + E.P_ROADS_LEFT] > 0:
+            targets.append("road")
+        for target in targets:
+            cost = COSTS[target]
+            need = np.maximum(cost - pos.hand, 0)
+            if need.sum() == 0:
+                continue
+            spare = np.maximum(pos.hand - cost, 0) // pos.rates
+            if spare.sum() < need.sum():
+                continue
+            best = None
+            for a in trades:
+                g, r = _decode_trade(a)
+                if need[r] > 0 and spare[g] > 0:
+                    key = (-pos.rates[g], pos.hand[g] - cost[g], need[r])
+                    if best is None or key > best[0]:
+                        best = (key, a)
+            if best is not None:
+                self._trades = (turn, self._trades[1] + 1 if self._trades[0] == turn else 1)
+                return best[1]
+        return None
+
+    def _buy_dev_ok(self, pos: _Position) -> bool:
+        """Buy a card unless it spends what a city or settlement close at hand needs."""
+        if pos.hand.sum() > 7:
+            return True
+        after = pos.hand - COSTS["dev"]
+        target = self._target(pos)
+        if target is None:
+            return True
+        cost = COSTS[target]
+        gap_now, gap_after = _missing(pos.hand, cost), _missing(after, cost)
+        return gap_after == gap_now or gap_now >= 3
+
+    def _useful_road(self, pos: _Position, legal: list[int]) -> int | None:
+        roads = [a for a in legal if E.A_ROAD <= a < E.A_ROBBER]
+        if not roads:
+            return None
+        s, b = pos.s, pos.base
+        spots = pos.open_spots()
+        if s[b + E.P_SETTLEMENTS_LEFT] > 0 and (not spots or pos.hand.sum() > 7 or
+                                                (pos.hand[WOOD] >= 2 and pos.hand[BRICK] >= 2)):
+            scores = [pos.road_target_value(a - E.A_ROAD) for a in roads]
+            best = int(np.argmax(scores))
+            if scores[best] > 0 and (not spots or scores[best] > max(pos.node_values()[spots])):
+                return roads[best]
+        # longest road: worth two points when it takes or keeps the card
+        road, length = self._longest_road_extension(pos, roads)
+        holder = int(s[E.G_LONGEST_ROAD])
+        mine = int(s[b + E.P_ROAD_LEN])
+        others = max((int(s[E.pb(p) + E.P_ROAD_LEN]) for p in range(pos.n) if p != pos.seat), default=0)
+        if length > mine and holder != pos.seat and length >= 5 and length > others:
+            return road
+        if length > mine and holder != pos.seat and mine >= 3 and length >= others and pos.hand.sum() > 7:
+            return road
+        if pos.hand.sum() > 7 and pos.s[b + E.P_ROADS_LEFT] > 3 and length > mine:
+            return road
+        return None
+
+    def _dev_card_play(self, pos: _Position, legal_set: set[int]) -> int | None:
+        if E.A_KNIGHT in legal_set and self._knight_worth_playing(pos, before_roll=False):
+            return E.A_KNIGHT
+        if E.A_PLAY_ROAD_BUILDING in legal_set:
+            s, b = pos.s, pos.base
+            if s[b + E.P_SETTLEMENTS_LEFT] > 0 or s[b + E.P_ROADS_LEFT] >= 2:
+                return E.A_PLAY_ROAD_BUILDING
+        if E.A_PLAY_YOP in legal_set:
+            target = self._target(pos)
+            gaps = [_missing(pos.hand, COSTS[t]) for t in ("city", "settlement", "dev")]
+            if (target is not None and _missing(pos.hand, COSTS[target]) <= 2) or min(gaps) <= 2:
+                return E.A_PLAY_YOP
+        monopolies = [a for a in legal_set if E.A_MONOPOLY <= a < E.A_TRADE]
+        if monopolies:
+            gain = self._monopoly_gains(pos)
+            a = max(monopolies, key=lambda a: gain[a - E.A_MONOPOLY])
+            if gain[a - E.A_MONOPOLY] >= 3.0:
+                return a
+        return None
+
+    def _monopoly_gains(self, pos: _Position) -> np.ndarray:
+        """Expected cards of each resource a monopoly would take, from what this seat knows of the hands."""
+        s = pos.s
+        gains = np.zeros(5)
+        target = self._target(pos)
+        need = np.maximum(COSTS[target] - pos.hand, 0) if target else np.zeros(5)
+        for p in range(pos.n):
+            if p == pos.seat:
+                continue
+            known = np.array([s[E.kn(pos.seat, p, r)] for r in range(5)], dtype=np.float64)
+            unknown = max(float(pos.cards[p] - known.sum()), 0.0)
+            gains += known + unknown / 5.0
+        return gains * (1.0 + 0.3 * (need > 0))
+
+
+def _decode_trade(a: int) -> tuple[int, int]:
+    g, r = divmod(a - E.A_TRADE, 4)
+    return g, (r + 1 if r >= g else r)
