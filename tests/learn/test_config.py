@@ -1,0 +1,48 @@
+from pathlib import Path
+
+import pytest
+
+from boardzero.core.errors import ConfigError
+from boardzero.learn.config import config_from_dict, load_config
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+@pytest.mark.parametrize("name", ["connect4", "tictactoe", "kuhn_poker"])
+def test_shipped_configs_load(name):
+    config = load_config(CONFIGS / f"{name}.toml")
+    assert config.game == name
+
+
+@pytest.mark.parametrize("data,field", [
+    ({"train": {"lrr": 0.1}}, "train.lrr"),
+    ({"train": {"batch_size": "big"}}, "train.batch_size"),
+    ({"train": {"batch_size": 0}}, "train.batch_size"),
+    ({"train": {"steps": 1.5}}, "train.steps"),
+    ({"train": {"save_replay": 1}}, "train.save_replay"),
+    ({"selfplay": {"dirichlet_fraction": 1.5}}, "selfplay.dirichlet_fraction"),
+    ({"network": {"kind": "transformer"}}, "network.kind"),
+    ({"network": 3}, "network"),
+    ({"trainer": {}}, "trainer"),
+    ({"game": 4}, "game"),
+    ({"game_options": "players=3"}, "game_options"),
+])
+def test_bad_fields_are_named(data, field):
+    with pytest.raises(ConfigError) as info:
+        config_from_dict(data)
+    assert info.value.field == field
+
+
+def test_bad_toml_and_missing_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[train\nsteps = 3")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_defaults_and_ints_as_floats():
+    config = config_from_dict({"game": "tictactoe", "train": {"lr": 1}})
+    assert config.train.lr == 1.0 and isinstance(config.train.lr, float)
+    assert config.selfplay.actors == 1

@@ -1,0 +1,146 @@
+"""Tiny-budget end-to-end training: tic-tac-toe and 3-player Kuhn poker, checkpoints, resume, kill-and-resume."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from boardzero.core.errors import CheckpointError
+from boardzero.core.registry import make
+from boardzero.learn import Trainer, config_from_dict, train
+from boardzero.learn.replay import ReplayBuffer
+from boardzero.learn.selfplay import SelfPlay
+from boardzero.nn import NetworkEvaluator, build_network, load_network, spec_for_game
+
+TINY = {
+    "game": "tictactoe",
+    "network": {"hidden": 16, "blocks": 1},
+    "selfplay": {"games_per_actor": 4, "simulations": 8, "publish_every": 5},
+    "train": {"steps": 10, "batch_size": 16, "min_replay": 32, "checkpoint_every": 5, "log_every": 5},
+    "eval": {"every": 10, "games_vs_random": 2, "games_vs_mcts": 2, "mcts_simulations": 8, "games_vs_best": 2,
+             "simulations": 4},
+}
+
+
+def tiny(**changes):
+    data = json.loads(json.dumps(TINY))
+    for section, values in changes.items():
+        if isinstance(values, dict):
+            data.setdefault(section, {}).update(values)
+        else:
+            data[section] = values
+    return data
+
+
+def test_end_to_end_and_resume(tmp_path):
+    run = tmp_path / "run"
+    summary = train(config_from_dict(tiny()), run)
+    assert summary["step"] == 10 and summary["games"] > 0
+    assert set(summary["latest_eval"]) >= {"eval/greedy_vs_random", "eval/search_vs_mcts"}
+    names = {p.name for p in (run / "checkpoints").iterdir()}
+    assert {"step_00000005.json", "step_00000010.json", "step_00000010.replay.safetensors", "best.json"} <= names
+    assert "step_00000005.replay.safetensors" not in names  # only the newest keeps its replay buffer
+    lines = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    assert any("losses/policy" in m and "charts/samples_per_s" in m for m in lines)
+    assert any(m.get("eval/greedy_vs_random") is not None and m["step"] == 10 for m in lines)
+    assert any(p.name.startswith("events") for p in (run / "tb").iterdir())
+
+    trainer = Trainer(config_from_dict(tiny()), run)  # resumes
+    assert trainer.step == 10 and len(trainer.replay) > 0 and trainer.generation == 1
+    assert trainer.run(steps=15)["step"] == 15
+    net, meta = load_network(run, game=make("tictactoe"))
+    assert meta["step"] == 15 and "ratings" in meta and meta["config"]["game"] == "tictactoe"
+
+
+def test_resume_refuses_other_network_or_game(tmp_path):
+    run = tmp_path / "run"
+    train(config_from_dict(tiny(train={"steps": 5})), run)
+    with pytest.raises(CheckpointError, match="differs from the configured network"):
+        Trainer(config_from_dict(tiny(network={"hidden": 32})), run)
+    with pytest.raises(CheckpointError, match="is a run of tictactoe"):
+        Trainer(config_from_dict(tiny(game="connect4")), run)
+
+
+def test_corrupt_latest_checkpoint_is_a_clear_error(tmp_path):
+    run = tmp_path / "run"
+    train(config_from_dict(tiny(train={"steps": 5})), run)
+    (run / "checkpoints" / "step_00000005.optim.safetensors").write_bytes(b"garbage")
+    with pytest.raises(CheckpointError, match="step_00000005.optim.safetensors: not a valid safetensors"):
+        Trainer(config_from_dict(tiny()), run)
+
+
+def test_kuhn_poker_three_players_trains(tmp_path):
+    config = config_from_dict(tiny(game="kuhn_poker", train={"steps": 5}, eval={"every": 5, "games_vs_mcts": 0}))
+    summary = train(config, tmp_path / "kuhn")
+    assert summary["step"] == 5 and 0 <= summary["latest_eval"]["eval/greedy_vs_random"] <= 1
+
+
+def test_selfplay_targets_are_seat_relative():
+    game = make("tictactoe")
+    net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
+    config = config_from_dict(tiny()).selfplay
+    selfplay = SelfPlay(game, NetworkEvaluator(net), config, np.random.default_rng(0))
+    finished = []
+    while not finished:
+        finished = selfplay.step()
+    for batch in finished:
+        # seats alternate, so consecutive samples see each other's result from the other side
+        assert np.allclose(batch["value"][:, 0], -batch["value"][:, 1])
+        assert np.allclose(batch["value"][:-1, 0], batch["value"][1:, 1])
+        assert np.allclose(batch["policy"].sum(1), 1) and not (batch["policy"] * ~batch["mask"]).any()
+
+
+def test_replay_ring_and_round_trip():
+    replay = ReplayBuffer(5, (2,), 3, 2)
+    for i in range(7):
+        replay.add({"obs": np.full((1, 2), i, np.float32), "mask": np.ones((1, 3), bool),
+                    "policy": np.full((1, 3), 1 / 3, np.float32), "value": np.zeros((1, 2), np.float32)})
+    assert len(replay) == 5 and replay.added == 7
+    arrays = replay.state_arrays()
+    assert arrays["obs"][:, 0].tolist() == [2, 3, 4, 5, 6]
+    other = ReplayBuffer(5, (2,), 3, 2)
+    other.load_arrays(arrays)
+    assert other.state_arrays()["obs"].tolist() == arrays["obs"].tolist() and other.added == 7
+
+
+def test_kill_and_resume_continues_from_last_checkpoint(tmp_path):
+    config = tmp_path / "ttt.toml"
+    config.write_text("""
+game = "tictactoe"
+[network]
+hidden = 16
+blocks = 1
+[selfplay]
+games_per_actor = 4
+simulations = 8
+[train]
+steps = 100000
+batch_size = 16
+min_replay = 32
+checkpoint_every = 3
+log_every = 3
+[eval]
+every = 0
+""")
+    run = tmp_path / "run"
+    command = [sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config", str(config),
+               "--run", str(run)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    checkpoints = run / "checkpoints"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(checkpoints.glob("step_*.json"))) < 2:
+        time.sleep(0.2)
+    os.kill(process.pid, signal.SIGKILL)  # no chance to clean up
+    process.wait()
+    saved = sorted(checkpoints.glob("step_*.json"))
+    assert saved, process.stderr.read().decode()
+    last_step = int(json.loads(saved[-1].read_text())["step"])
+    result = subprocess.run([*command, "--steps", str(last_step + 2)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert f"resumed {run}" in " ".join(result.stdout.split()) or "resumed" in result.stdout
+    assert f"step {last_step + 2}," in result.stdout

@@ -1,0 +1,80 @@
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from boardzero.core.errors import CheckpointError
+from boardzero.core.registry import make
+from boardzero.nn import build_network, load_network, save_network, spec_for_game
+
+
+@pytest.fixture
+def saved(tmp_path):
+    game = make("tictactoe")
+    net = build_network(spec_for_game(game, "mlp", hidden=16, blocks=1)).eval()
+    path = save_network(tmp_path / "model", net, {"game": game.name, "game_options": game.options_dict(), "step": 3})
+    return game, net, path
+
+
+def test_round_trip(saved, tmp_path):
+    game, net, path = saved
+    loaded, meta = load_network(tmp_path, game=game)  # a directory with model.json
+    assert meta["step"] == 3 and meta["network"] == net.spec.to_dict()
+    obs, mask = torch.rand(4, 18), torch.ones(4, 9, dtype=torch.bool)
+    for a, b in zip(net(obs, mask), loaded(obs, mask)):
+        assert torch.equal(a, b)
+    assert load_network(path.with_suffix(".safetensors"), game=game)[1]["step"] == 3
+
+
+def test_foreign_game(saved):
+    _, _, path = saved
+    with pytest.raises(CheckpointError, match="for game 'tictactoe', not 'connect4'"):
+        load_network(path, game=make("connect4"))
+
+
+def test_corrupt_weights(saved):
+    _, _, path = saved
+    weights = path.with_suffix(".safetensors")
+    weights.write_bytes(weights.read_bytes()[:100])
+    with pytest.raises(CheckpointError, match="checksum"):
+        load_network(path)
+    meta = json.loads(path.read_text())
+    del meta["weights_sha256"]
+    path.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="not a valid safetensors"):
+        load_network(path)
+
+
+def test_bad_metadata(saved, tmp_path):
+    _, _, path = saved
+    path.write_text("{not json")
+    with pytest.raises(CheckpointError, match="not valid JSON"):
+        load_network(path)
+    path.write_text(json.dumps({"hello": 1}))
+    with pytest.raises(CheckpointError, match="not a boardzero checkpoint"):
+        load_network(path)
+    with pytest.raises(CheckpointError, match="no such checkpoint"):
+        load_network(tmp_path / "missing.json")
+    with pytest.raises(CheckpointError, match="no checkpoint found"):
+        load_network(tmp_path / "checkpoints_empty_dir" if (tmp_path / "x").mkdir() else tmp_path / "x")
+
+
+def test_weights_that_do_not_fit_the_spec(saved):
+    _, _, path = saved
+    meta = json.loads(path.read_text())
+    meta["network"]["hidden"] = 32
+    path.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="has shape"):
+        load_network(path)
+    meta["network"]["kind"] = "bogus"
+    path.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="bad network spec"):
+        load_network(path)
+
+
+def test_no_pickle_in_weights(saved):
+    _, _, path = saved
+    data = path.with_suffix(".safetensors").read_bytes()
+    header_len = int(np.frombuffer(data[:8], "<u8")[0])
+    assert json.loads(data[8:8 + header_len])  # safetensors: a JSON header, then raw tensors
