@@ -132,3 +132,33 @@ def _status(state, seat) -> list[str]:
             dev = ", ".join(f"{int(s[b + E.P_DEV + d])} {DEV_NAMES[d]}" for d in range(5) if s[b + E.P_DEV + d])
             out.append(f"    hand: {hand}; development cards: {dev or 'none'}")
     return out
+
+
+def numbering_picture() -> str:
+    """The board with hex ids (#h), intersection ids (plain) and path ids (in brackets)."""
+    rows, cols = 2 * 16 + 1, 6 * 10 + 8
+
+    def pos(x, y):
+        return 2 * y, 6 * x + 3
+
+    canvas = [[" "] * cols for _ in range(rows)]
+
+    def put(r, c, text):
+        for i, ch in enumerate(text):
+            canvas[r][c + i] = ch
+
+    for e, (a, b) in enumerate(EDGE_NODES):
+        (xa, ya), (xb, yb) = NODE_XY[a], NODE_XY[b]
+        ra, ca = pos(xa, min(ya, yb))
+        if xa == xb:
+            put(ra + 2, ca - 2, f"[{e}]".center(4))
+        else:
+            cm = (ca + pos(xb, yb)[1]) // 2
+            put(ra + 1, cm - 2, f"[{e}]".center(4))
+    for v, (x, y) in enumerate(NODE_XY):
+        r, c = pos(x, y)
+        put(r, c - 1, f"{v:>2}")
+    for h, (x, y) in enumerate(HEX_CENTRES):
+        r, c = pos(x, y)
+        put(r, c - 1, f"#{h}")
+    return "\n".join("".join(row).rstrip() for row in canvas if "".join(row).strip())

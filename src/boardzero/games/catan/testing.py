@@ -16,6 +16,7 @@ knowledge of hands follows (gifts are public). A mutated state is marked
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from boardzero.games.catan import engine as E
 from boardzero.games.catan.board import RESOURCE_NAMES
@@ -195,3 +196,123 @@ def check_invariants(state: CatanState) -> None:
             if o != p:
                 known = np.array([s[E.kn(o, p, r)] for r in range(5)])
                 assert (known <= hand_).all(), f"seat {o}'s knowledge of seat {p} exceeds the hand"
+
+
+# ---------------------------------------------------------------- compiled fuzzing helpers
+INVARIANT_NAMES = {
+    1: "bank + hands != 19 for a resource",
+    2: "development cards not conserved",
+    3: "hand negative or card count cache wrong",
+    4: "piece counts off or beyond the limits",
+    5: "victory points differ from board + cards",
+    6: "a seat's knowledge of a hand exceeds it",
+    7: "cached road length differs from a fresh computation",
+    8: "longest road holder inconsistent with road lengths",
+    9: "largest army holder inconsistent with knights",
+}
+
+
+@njit(cache=True)
+def invariant_error(s):
+    """0 if the state is consistent, else a code of INVARIANT_NAMES."""
+    n = s[E.G_NUM_PLAYERS]
+    for r in range(5):
+        total = s[E.BANK + r]
+        for p in range(n):
+            total += s[E.pb(p) + E.P_HAND + r]
+        if total != 19 or s[E.BANK + r] < 0:
+            return 1
+    for d in range(5):
+        total = s[E.DECK + d]
+        for p in range(n):
+            total += s[E.pb(p) + E.P_DEV + d] + s[E.pb(p) + E.P_PLAYED + d]
+        if total != E.DEV_COUNTS[d] or s[E.DECK + d] < 0:
+            return 2
+    best = 0
+    for p in range(n):
+        b = E.pb(p)
+        cards = 0
+        for r in range(5):
+            if s[b + E.P_HAND + r] < 0:
+                return 3
+            cards += s[b + E.P_HAND + r]
+        if cards != s[b + E.P_CARDS]:
+            return 3
+        roads = 0
+        for e in range(72):
+            if s[E.EDGE_OWNER + e] == p:
+                roads += 1
+        settlements = 0
+        cities = 0
+        for v in range(54):
+            if s[E.NODE_OWNER + v] == p:
+                if s[E.NODE_LEVEL + v] == 1:
+                    settlements += 1
+                else:
+                    cities += 1
+        if (roads + s[b + E.P_ROADS_LEFT] != 15 or settlements + s[b + E.P_SETTLEMENTS_LEFT] != 5
+                or cities + s[b + E.P_CITIES_LEFT] != 4 or s[b + E.P_ROADS_LEFT] < 0
+                or s[b + E.P_SETTLEMENTS_LEFT] < 0 or s[b + E.P_CITIES_LEFT] < 0):
+            return 4
+        vp = settlements + 2 * cities + s[b + E.P_DEV + E.VICTORY_POINT]
+        if s[E.G_LONGEST_ROAD] == p:
+            vp += 2
+        if s[E.G_LARGEST_ARMY] == p:
+            vp += 2
+        if vp != E.victory_points(s, p, True):
+            return 5
+        for o in range(n):
+            if o != p:
+                for r in range(5):
+                    if s[E.kn(o, p, r)] > s[b + E.P_HAND + r] or s[E.kn(o, p, r)] < 0:
+                        return 6
+        if s[b + E.P_ROAD_LEN] != E.longest_road(s, p):
+            return 7
+        best = max(best, s[b + E.P_ROAD_LEN])
+    holder = s[E.G_LONGEST_ROAD]
+    count = 0
+    for p in range(n):
+        if s[E.pb(p) + E.P_ROAD_LEN] == best:
+            count += 1
+    if holder >= 0:
+        if s[E.pb(holder) + E.P_ROAD_LEN] != best or best < 5:
+            return 8
+    elif best >= 5 and count == 1:
+        return 8
+    army = s[E.G_LARGEST_ARMY]
+    for p in range(n):
+        k = s[E.pb(p) + E.P_KNIGHTS]
+        if army < 0 and k >= 3:
+            return 9
+        if army >= 0 and p != army and k > s[E.pb(army) + E.P_KNIGHTS]:
+            return 9
+    if army >= 0 and s[E.pb(army) + E.P_KNIGHTS] < 3:
+        return 9
+    return 0
+
+
+@njit(cache=True)
+def fuzz_play(s, seed, snapshots, every, max_steps):
+    """Random play with an invariant check after every step; snapshots[k] = the state every `every`
+    steps (as many as fit). Returns (steps, snapshots taken, error code, step of the error)."""
+    np.random.seed(seed)
+    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    taken = 0
+    steps = 0
+    while s[E.G_PHASE] != E.PH_OVER and steps < max_steps:
+        ph = s[E.G_PHASE]
+        if ph == E.PH_DICE or ph == E.PH_DEV_DRAW or ph == E.PH_STEAL:
+            E.apply_action(s, E.sample_chance_outcome(s))
+        else:
+            c = E.legal_actions(s, buf)
+            if c == 0:
+                return steps, taken, 100, steps
+            E.apply_action(s, buf[np.random.randint(0, c)])
+        steps += 1
+        code = invariant_error(s)
+        if code != 0:
+            return steps, taken, code, steps
+        if steps % every == 0 and taken < snapshots.shape[0]:
+            snapshots[taken, :] = s
+            taken += 1
+    return steps, taken, 0, -1
