@@ -44,11 +44,11 @@ def _step_batch(states, actions, masks, obs, seats, done, encode_obs):
         done[i] = s[E.G_PHASE] == E.PH_OVER
         if done[i]:
             continue
-        _fill(s, i, buf, masks, obs, seats, encode_obs)
+        _fill(s, i, buf, masks, obs, seats, encode_obs, False)
 
 
 @njit(cache=True)
-def _fill(s, i, buf, masks, obs, seats, encode_obs):
+def _fill(s, i, buf, masks, obs, seats, encode_obs, static):
     seat = s[E.G_DECIDER]
     seats[i] = seat
     masks[i, :] = False
@@ -56,7 +56,7 @@ def _fill(s, i, buf, masks, obs, seats, encode_obs):
     for k in range(c):
         masks[i, buf[k]] = True
     if encode_obs:
-        O.encode(s, seat, obs[i])
+        O.encode(s, seat, obs[i], static)
 
 
 @njit(cache=True)
@@ -94,7 +94,7 @@ class BatchedCatan:
 
     def _new_game(self, i: int) -> None:
         self.states[i] = self.game.initial_array(int(self.rng.integers(2**31)))
-        _fill(self.states[i], i, self._buf, self.masks, self.obs, self.seats, self.observations)
+        _fill(self.states[i], i, self._buf, self.masks, self.obs, self.seats, self.observations, True)
 
     def step(self, actions: np.ndarray):
         """Apply one action per game (-1 leaves a game as it is); returns (masks, obs, seats, rewards, done)."""

@@ -50,9 +50,13 @@ assert len(GLOBAL_NAMES) == GLOBAL_FEATURES
 
 
 @njit(cache=True)
-def encode(s, seat, out):
-    """Write the flat observation of ``seat`` into out (float32[FLAT_SIZE])."""
-    out[:] = 0.0
+def encode(s, seat, out, static=True):
+    """Write the flat observation of ``seat`` into out (float32[FLAT_SIZE]).
+
+    ``static=False`` skips what never changes during a game (terrain, numbers, harbours): use it to
+    refresh a buffer that already holds an observation of the same game.
+    """
+    out[:HEXES_AT] = 0.0
     n = s[E.G_NUM_PLAYERS]
     b = E.pb(seat)
     i = 0
@@ -112,32 +116,42 @@ def encode(s, seat, out):
     out[i + n - 2] = 1.0
     out[i + 3] = s[E.G_VP_TO_WIN] / 10.0
     # hexes
+    robber = s[E.G_ROBBER]
     for h in range(19):
         j = HEXES_AT + h * HEX_FEATURES
-        out[j + s[E.HEX_RES + h]] = 1.0
-        num = s[E.HEX_NUM + h]
-        if num > 0:
-            out[j + 6] = num / 12.0
-            out[j + 7] = (6 - abs(7 - num)) / 5.0
-        if s[E.G_ROBBER] == h:
-            out[j + 8] = 1.0
+        if static:
+            for c in range(8):
+                out[j + c] = 0.0
+            out[j + s[E.HEX_RES + h]] = 1.0
+            num = s[E.HEX_NUM + h]
+            if num > 0:
+                out[j + 6] = num / 12.0
+                out[j + 7] = (6 - abs(7 - num)) / 5.0
+        out[j + 8] = 1.0 if robber == h else 0.0
     # nodes
     for v in range(54):
         j = NODES_AT + v * NODE_FEATURES
+        for c in range(8):
+            out[j + c] = 0.0
         o = s[E.NODE_OWNER + v]
         if o >= 0:
             rel = (o - seat + n) % n
             out[j + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)] = 1.0
-        port = s[E.NODE_PORT + v]
-        if port >= 0:
-            out[j + 8 + port] = 1.0
-        if E.node_free_for_settlement(s, v):
-            out[j + 14] = 1.0
+        if static:
+            for c in range(8, 14):
+                out[j + c] = 0.0
+            port = s[E.NODE_PORT + v]
+            if port >= 0:
+                out[j + 8 + port] = 1.0
+        out[j + 14] = 1.0 if E.node_free_for_settlement(s, v) else 0.0
     # edges
     for e in range(72):
+        j = EDGES_AT + e * EDGE_FEATURES
+        for c in range(4):
+            out[j + c] = 0.0
         o = s[E.EDGE_OWNER + e]
         if o >= 0:
-            out[EDGES_AT + e * EDGE_FEATURES + (o - seat + n) % n] = 1.0
+            out[j + (o - seat + n) % n] = 1.0
 
 
 @njit(cache=True)
@@ -169,9 +183,9 @@ def encode_planes(s, seat, flat, out):
 
 
 @njit(cache=True)
-def encode_batch(states, seats, out):
+def encode_batch(states, seats, out, static=True):
     """Flat observations of many games: out[i] for states[i] seen by seats[i]."""
     for i in range(states.shape[0]):
-        encode(states[i], seats[i], out[i])
+        encode(states[i], seats[i], out[i], static)
 
 

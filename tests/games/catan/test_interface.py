@@ -1,0 +1,218 @@
+"""Boards, action ids and names, observations, hidden information, rendering, batched stepping."""
+
+import numpy as np
+import pytest
+
+from boardzero.core.api import CHANCE
+from boardzero.core.registry import make
+from boardzero.games.catan import (
+    NUM_ACTIONS,
+    BatchedCatan,
+    action_id,
+    action_name,
+    outcome_name,
+    random_playout,
+)
+from boardzero.games.catan import engine as E
+from boardzero.games.catan import testing as T
+from boardzero.games.catan.board import TILES, TOKENS, beginner_board, random_board
+from boardzero.games.catan.topology import HEX_NEIGHBOURS, NUM_EDGES, NUM_HEXES, NUM_NODES
+
+A = action_id
+
+
+# ---------------------------------------------------------------- boards
+def test_topology_sizes():
+    assert (NUM_HEXES, NUM_NODES, NUM_EDGES) == (19, 54, 72)
+    state = make("catan", board="beginner").new_state(seed=0)
+    ports = state.s[E.NODE_PORT:E.NODE_PORT + 54]
+    assert np.sum(ports >= 0) == 18 and np.sum(ports == 5) == 8  # 9 harbours, 4 of them 3:1
+
+
+def _check_distribution(board):
+    assert sorted(board.hex_resource.tolist()) == sorted(TILES)
+    assert sorted(board.hex_number[board.hex_number > 0].tolist()) == sorted(TOKENS)
+    assert board.hex_number[board.desert] == 0
+    assert sorted(board.harbours.tolist()) == [0, 1, 2, 3, 4, 5, 5, 5, 5]
+
+
+def test_random_boards_follow_the_official_distribution_and_keep_6_and_8_apart():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        board = random_board(rng)
+        _check_distribution(board)
+        for h in range(19):
+            if board.hex_number[h] in (6, 8):
+                assert all(board.hex_number[o] not in (6, 8) for o in HEX_NEIGHBOURS[h] if o >= 0)
+    _check_distribution(beginner_board())
+
+
+def test_board_options():
+    fixed = make("catan", board="fixed:42")
+    a, b = fixed.new_state(seed=1), fixed.new_state(seed=2)
+    assert np.array_equal(a.s, b.s)
+    rand = make("catan")
+    assert not np.array_equal(rand.new_state(seed=1).s, rand.new_state(seed=2).s)
+    assert np.array_equal(rand.new_state(seed=3).s, rand.new_state(seed=3).s)
+    state = make("catan", board="beginner").new_state(seed=5)
+    assert int(state.s[E.G_ROBBER]) == 9  # the robber starts on the desert
+
+
+# ---------------------------------------------------------------- ids and names
+def test_every_action_has_a_unique_name_and_an_id():
+    names = [action_name(a) for a in range(NUM_ACTIONS)]
+    assert len(set(names)) == NUM_ACTIONS
+    ids = ([A("settlement", node=n) for n in range(54)] + [A("city", node=n) for n in range(54)]
+           + [A("road", edge=e) for e in range(72)] + [A("robber", hex=h) for h in range(19)]
+           + [A("rob", seat=p) for p in range(4)]
+           + [A(k, resource=r) for k in ("discard", "take", "monopoly") for r in range(5)]
+           + [A("trade", give=g, get=r) for g in range(5) for r in range(5) if g != r]
+           + [A(k) for k in ("buy_dev", "knight", "road_building", "year_of_plenty", "roll", "end_turn")])
+    assert sorted(ids) == list(range(NUM_ACTIONS))
+
+
+def test_names_read_like_a_person_would_say_them():
+    game = make("catan", board="beginner")
+    assert game.action_name(A("settlement", node=23)) == "settlement at 23 (brick 6, wood 11, desert)"
+    assert action_name(A("trade", give="wood", get="ore")) == "trade wood for ore"
+    assert action_name(A("monopoly", resource="wheat")) == "play monopoly on wheat"
+    assert action_name(A("robber", hex=4)) == "robber to hex 4"
+    state = game.new_state(seed=0)
+    assert state.describe(A("robber", hex=4)) == "robber to hex 4 (brick 6)"
+    assert [outcome_name(o) for o in (8, 20, 34)] == ["dice 8", "draw knight", "steal ore"]
+
+
+def test_action_id_rejects_bad_arguments():
+    for kwargs in ({"kind": "settlement"}, {"kind": "settlement", "node": 54}, {"kind": "fly"},
+                   {"kind": "trade", "give": "wood", "get": "wood"}, {"kind": "discard", "resource": "gold"}):
+        with pytest.raises(ValueError):
+            action_id(**kwargs)
+
+
+# ---------------------------------------------------------------- observations and hidden information
+def test_observation_shapes_and_seat_relative_pieces():
+    state = T.scenario(players=3)
+    T.settlement(state, 1, 12)
+    game = state.game
+    for seat in range(3):
+        obs = state.observe(seat)
+        assert {k: v.shape for k, v in obs.items()} == {k: tuple(v) for k, v in game.observation_spec.items()}
+        assert all(v.dtype == np.float32 for v in obs.values())
+    assert state.observe(1)["nodes"][12, 0] == 1.0  # own settlement: relative seat 0
+    assert state.observe(0)["nodes"][12, 1] == 1.0  # seat 1 is the next seat of seat 0
+    assert state.observe(2)["nodes"][12, 2] == 1.0
+
+
+def test_opponents_development_cards_are_hidden():
+    a, b = T.scenario(players=3), T.scenario(players=3)
+    T.dev(a, 1, knight=1)
+    T.dev(b, 1, monopoly=1)
+    for key in a.observe(0):
+        assert np.array_equal(a.observe(0)[key], b.observe(0)[key])
+    assert not np.array_equal(a.observe(1)["flat"], b.observe(1)["flat"])
+
+
+def _steal(outcome):
+    state = T.scenario(players=3, phase="robber")
+    T.settlement(state, 1, 12)
+    T.give(state, 1, wood=1, ore=1)
+    state.apply(A("robber", hex=4))
+    state.apply(outcome)
+    return state
+
+
+def test_a_steal_is_seen_by_thief_and_victim_only():
+    wood, ore = _steal(E.O_STEAL + 0), _steal(E.O_STEAL + 4)
+    assert np.array_equal(wood.observe(2)["flat"], ore.observe(2)["flat"])
+    assert not np.array_equal(wood.observe(0)["flat"], ore.observe(0)["flat"])
+    assert not np.array_equal(wood.observe(1)["flat"], ore.observe(1)["flat"])
+    assert wood.public_history(2)[-1] is None
+    assert wood.public_history(0)[-1] == wood.public_history(1)[-1] == E.O_STEAL
+
+
+def test_resource_hands_are_public_except_steals():
+    state = T.scenario(players=3, phase="pre_roll")
+    T.settlement(state, 1, 12)
+    state.apply(A("roll"))
+    state.apply(6)
+    known = [int(state.s[E.kn(0, 1, r)]) for r in range(5)]
+    assert known == [0, 1, 0, 0, 0]  # seat 0 saw seat 1 take a brick
+
+
+def test_development_draws_are_hidden_from_others_in_public_history():
+    state = T.scenario(players=2)
+    T.give(state, 0, sheep=1, wheat=1, ore=1)
+    state.apply(A("buy_dev"))
+    state.apply(E.O_DEV + E.MONOPOLY)
+    assert state.public_history(0)[-1] == E.O_DEV + E.MONOPOLY
+    assert state.public_history(1)[-1] is None
+
+
+def test_sample_hidden_is_consistent_with_the_seats_knowledge():
+    game = make("catan", players=4)
+    rng = np.random.default_rng(3)
+    state = game.new_state(seed=3)
+    for step in range(1500):
+        if state.is_terminal():
+            break
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0])
+        else:
+            state.apply(int(rng.choice(state.legal_actions())))
+        if step % 100 == 99:
+            for seat in range(4):
+                sample = state.sample_hidden(seat, rng)
+                T.check_invariants(sample)
+                assert np.array_equal(sample.hand(seat), state.hand(seat))
+                assert np.array_equal(sample.dev_cards(seat), state.dev_cards(seat))
+                assert sample.public_history(seat) == state.public_history(seat)
+                for key, value in state.observe(seat).items():
+                    assert np.array_equal(sample.observe(seat)[key], value), key
+
+
+# ---------------------------------------------------------------- rendering
+def test_render_shows_board_pieces_and_status():
+    state = T.scenario(players=3)
+    T.settlement(state, 0, 12)
+    T.settlement(state, 1, 30, city=True)
+    T.road_path(state, 0, [12, 8])
+    T.give(state, 1, ore=2)
+    T.dev(state, 1, knight=1)
+    text = state.render()
+    for piece in ("a", "B", "aaa", "2:1 sheep", "3:1", "ore", "#18", "R"):
+        assert piece in text
+    assert "2 ore" in text and "1 knight" in text
+    mine = state.render(seat=0)
+    assert "*you*" in mine and "1 knight" not in mine  # seat 1's cards are not shown to seat 0
+    assert "\x1b[" in state.render(color=True) and "\x1b[" not in text
+
+
+# ---------------------------------------------------------------- fast paths
+def test_random_playout_ends_the_game():
+    game = make("catan", players=3)
+    s = game.initial_array(7)
+    steps = random_playout(s, 7)
+    assert steps > 0 and s[E.G_PHASE] == E.PH_OVER
+
+
+def test_batched_games_match_the_single_game_encoder():
+    game = make("catan", players=4)
+    env = BatchedCatan(game, batch_size=8, seed=0, validate=True)
+    masks, obs, seats = env.reset()
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(3000):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        masks, obs, seats, rewards, done = env.step(actions)
+        finished += int(done.sum())
+        assert np.all(rewards[done].sum(axis=1) == pytest.approx(1.0))
+    assert finished > 0
+    for i in range(8):
+        state = game.new_state(seed=0)
+        state.s[:] = env.states[i]
+        assert state.current_player == seats[i]
+        assert np.array_equal(state.legal_mask(), masks[i])
+        assert np.array_equal(state.observe(int(seats[i]))["flat"], obs[i])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(np.array([np.flatnonzero(~m)[0] for m in masks]))
