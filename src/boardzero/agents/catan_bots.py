@@ -46,7 +46,9 @@ def _check_catan(game: Game, name: str) -> None:
 
 
 # ----------------------------------------------------------------------------- weighted random
-BUILD_WEIGHT = {"city": 100.0, "settlement": 50.0, "dev": 10.0, "road": 5.0}
+# Total weight of each kind of build, shared among the legal actions of that kind; every other
+# action (ending the turn, a trade, playing a card) weighs 1.
+BUILD_WEIGHT = {"city": 1000.0, "settlement": 500.0, "dev": 50.0, "road": 5.0}
 
 
 def action_kind(a: int) -> str:
@@ -63,11 +65,12 @@ def action_kind(a: int) -> str:
 
 
 class WeightedAgent(Agent):
-    """Random, but prefers building: a legal build is chosen whenever there is one.
+    """Random, but prefers building to ending the turn.
 
-    Among the builds a city is likelier than a settlement, a settlement than a
-    development card, a card than a road (weights ``BUILD_WEIGHT``); everything
-    else (trades, cards, ending the turn) is uniform when nothing can be built.
+    Each kind of build has a total weight (``BUILD_WEIGHT``: city > settlement >
+    development card > road) shared among its legal actions, every other action
+    weighs 1, so a legal build is nearly always chosen, a city first. Setup
+    placements, discards and the robber are uniform (all actions there are of one kind).
     """
 
     def __init__(self, game: Game):
@@ -78,10 +81,9 @@ class WeightedAgent(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return int(legal[0])
-        weights = np.array([BUILD_WEIGHT.get(action_kind(int(a)), 0.0) for a in legal])
-        # setup placements and road-building roads are not purchases: uniform there
-        if weights.sum() == 0 or np.all(weights == weights[0]):
-            return int(legal[rng.integers(len(legal))])
+        kinds = [action_kind(int(a)) for a in legal]
+        counts = {k: kinds.count(k) for k in set(kinds)}
+        weights = np.array([BUILD_WEIGHT[k] / counts[k] if k in BUILD_WEIGHT else 1.0 for k in kinds])
         return int(legal[rng.choice(len(legal), p=weights / weights.sum())])
 
 

@@ -1,0 +1,219 @@
+"""Catan engine speed: random games/s vs catanatron (2-4 players), batched policy-steps/s, clone() time.
+
+What is measured, all in one process on one core, side by side in the same run:
+
+1. Random legal play with the full rules, complete games, for 2, 3 and 4 players.
+   - boardzero: ``game.initial_array(seed)`` (a fresh random board each game, created inside the timed
+     loop) then ``random_playout(s, seed)``, the compiled loop that picks uniformly among the legal
+     actions and draws chance (dice, card draws, steals) with the true probabilities.
+   - catanatron (the ``catanatron`` package, ``pip install catanatron==3.2.1`` or ``make bench``):
+     ``Game([RandomPlayer(color), ...], seed=...).play()``, its random players and random maps.
+   Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in ``TURNS_LIMIT``;
+   boardzero's ``turn_limit`` option set to match), and the fraction of games won before the cap is
+   printed. A "turn" is one player's turn after the setup placements, and the turn in which the game
+   is won is not counted, on both sides: boardzero's ``G_TURN`` counts completed turns after setup;
+   catanatron's ``state.num_turns`` also counts the 2*(players-1) seat changes of the setup round,
+   which are subtracted. The two engines split decisions differently (boardzero discards card by card
+   and picks the robber's hex and victim in two steps; catanatron discards in one action), so random
+   play is not move-for-move the same game, which is why mean turns per game are printed beside games/s.
+2. The batched interface: ``BatchedCatan`` steps B games at once; each step chooses one random legal
+   action per game from the legal masks (a small compiled sampler standing in for a policy), applies
+   it, resolves chance and encodes the flat observation of the seat to move. Reported as
+   policy-steps/s = B * steps / seconds (observation encoding on).
+3. ``clone()``: ``CatanState.clone()`` (Python object plus one array copy) and the raw engine array
+   copy ``s.copy()``, in microseconds per call (best of several timeit repeats).
+
+Usage: ``python bench/catan_engine.py [--games N] [--catanatron-games M] [--players 4] [--quick] [--json]``
+(``boardzero bench catan_engine -- --quick`` from the CLI). With ``--json``, one JSON object per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import timeit
+
+import numpy as np
+from numba import njit
+
+from boardzero.games.catan import BatchedCatan, Catan, CatanOptions, random_playout
+from boardzero.games.catan import engine as E
+
+TURN_CAP = 1000  # catanatron's TURNS_LIMIT; boardzero's turn_limit is set to the same
+INSTALL_HINT = ("catanatron is not installed; install it with `pip install catanatron==3.2.1` "
+                "(or `make bench`, which installs the 'bench' extra) to run the side-by-side comparison")
+
+
+# ----------------------------------------------------------------------------- random games
+def bench_boardzero(players: int, games: int, seed: int = 0) -> dict:
+    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random"))
+    warm = game.initial_array(seed)
+    random_playout(warm, seed)  # compile (or load the numba cache) outside the timing
+    turns = np.empty(games, dtype=np.int64)
+    won = np.empty(games, dtype=np.bool_)
+    start = time.perf_counter()
+    for i in range(games):
+        s = game.initial_array(seed + i)
+        random_playout(s, seed + i)
+        turns[i] = s[E.G_TURN]
+        won[i] = s[E.G_WINNER] >= 0
+    elapsed = time.perf_counter() - start
+    return _row("boardzero", players, games, elapsed, turns, won)
+
+
+def catanatron_available() -> bool:
+    try:
+        import catanatron  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def bench_catanatron(players: int, games: int, seed: int = 0) -> dict:
+    from catanatron import Color, Game, RandomPlayer
+
+    colors = list(Color)[:players]
+    state = random.getstate()
+    turns = np.empty(games, dtype=np.int64)
+    won = np.empty(games, dtype=np.bool_)
+    start = time.perf_counter()
+    for i in range(games):
+        match = Game([RandomPlayer(c) for c in colors], seed=seed + i + 1, vps_to_win=10)  # seed 0 means "random"
+        winner = match.play()
+        turns[i] = match.state.num_turns - 2 * (players - 1)
+        won[i] = winner is not None
+    elapsed = time.perf_counter() - start
+    random.setstate(state)  # catanatron seeds the global `random` module
+    return _row("catanatron", players, games, elapsed, turns, won)
+
+
+def _row(engine: str, players: int, games: int, elapsed: float, turns: np.ndarray, won: np.ndarray) -> dict:
+    return {
+        "benchmark": "random_games", "engine": engine, "players": players, "games": games,
+        "seconds": round(elapsed, 4), "games_per_s": games / elapsed, "turns_per_game": float(turns.mean()),
+        "won_before_cap": float(won.mean()),
+    }
+
+
+# ----------------------------------------------------------------------------- batched stepping
+@njit(cache=True)
+def random_legal_actions(masks, out):
+    """One uniformly random legal action per row of ``masks`` (numba's generator)."""
+    for i in range(masks.shape[0]):
+        count = 0
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                count += 1
+        k = np.random.randint(0, count)
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+def bench_batched(players: int, batch_size: int, steps: int, seed: int = 0) -> dict:
+    game = Catan(CatanOptions(players=players))
+    env = BatchedCatan(game, batch_size, seed)
+    masks, obs, seats = env.reset()
+    actions = np.empty(batch_size, dtype=np.int64)
+    for _ in range(3):  # compile / warm up
+        random_legal_actions(masks, actions)
+        masks, obs, seats, rewards, done = env.step(actions)
+    finished = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        random_legal_actions(masks, actions)
+        masks, obs, seats, rewards, done = env.step(actions)
+        finished += int(done.sum())
+    elapsed = time.perf_counter() - start
+    return {
+        "benchmark": "batched", "engine": "boardzero", "players": players, "batch_size": batch_size,
+        "steps": steps, "seconds": round(elapsed, 4), "steps_per_s": batch_size * steps / elapsed,
+        "games_finished": finished, "observation_size": int(obs.shape[1]),
+    }
+
+
+# ----------------------------------------------------------------------------- clone
+def bench_clone(players: int, seed: int = 0) -> dict:
+    game = Catan(CatanOptions(players=players))
+    state = game.new_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(200):  # a mid-game position with some history
+        if state.is_terminal():
+            break
+        if state.current_player < 0:
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0])
+        else:
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.integers(len(legal))]))
+    array = state.s
+    number = 200_000
+    clone_us = min(timeit.repeat(state.clone, number=number, repeat=5)) / number * 1e6
+    copy_us = min(timeit.repeat(array.copy, number=number, repeat=5)) / number * 1e6
+    return {
+        "benchmark": "clone", "engine": "boardzero", "players": players, "state_clone_us": clone_us,
+        "array_copy_us": copy_us, "state_bytes": int(array.nbytes),
+    }
+
+
+# ----------------------------------------------------------------------------- main
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="boardzero games per player count")
+    parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts to run")
+    parser.add_argument("--batch-size", type=int, default=1024, help="games stepped at once (batched benchmark)")
+    parser.add_argument("--steps", type=int, default=300, help="batched steps to time")
+    parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test): few games and steps")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.catanatron_games = min(args.games, 50), min(args.catanatron_games, 2)
+        args.batch_size, args.steps = min(args.batch_size, 64), min(args.steps, 20)
+
+    emit = _json_line if args.json else _text_line
+    have_catanatron = catanatron_available()
+    if not have_catanatron:
+        print(INSTALL_HINT, file=sys.stderr if args.json else sys.stdout, flush=True)
+    for players in args.players:
+        ours = bench_boardzero(players, args.games, args.seed)
+        theirs = bench_catanatron(players, args.catanatron_games, args.seed) if have_catanatron else None
+        ours["ratio_vs_catanatron"] = ours["games_per_s"] / theirs["games_per_s"] if theirs else None
+        if theirs:
+            emit(theirs)
+        emit(ours)
+    emit(bench_batched(max(args.players), args.batch_size, args.steps, args.seed))
+    emit(bench_clone(max(args.players), args.seed))
+    return 0
+
+
+def _json_line(row: dict) -> None:
+    print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
+
+
+def _text_line(row: dict) -> None:
+    kind = row["benchmark"]
+    if kind == "random_games":
+        ratio = row.get("ratio_vs_catanatron")
+        extra = f"  {ratio:7.1f}x catanatron" if ratio else ""
+        print(f"{row['engine']:>11} {row['players']}p: {row['games_per_s']:10.1f} games/s  "
+              f"{row['turns_per_game']:6.1f} turns/game  ({row['games']} games, "
+              f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)
+    elif kind == "batched":
+        print(f"    batched {row['players']}p: {row['steps_per_s']:10.0f} policy-steps/s  (batch {row['batch_size']}, "
+              f"{row['steps']} steps, random legal actions from the masks, observations encoded, one core)",
+              flush=True)
+    else:
+        print(f"      clone {row['players']}p: CatanState.clone() {row['state_clone_us']:.2f} us, "
+              f"raw array copy {row['array_copy_us']:.2f} us ({row['state_bytes']} bytes)", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
