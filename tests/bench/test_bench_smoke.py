@@ -1,0 +1,45 @@
+"""Tiny-budget smoke test of bench/catan_engine.py: it runs, prints JSON lines, and compares when it can."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "catan_engine.py"
+
+
+def run_bench(*args: str) -> tuple[list[dict], str]:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json", "--games", "3",
+                           "--catanatron-games", "1", "--players", "2", *args],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")], done.stderr
+
+
+def test_our_side_always_runs_and_prints_json():
+    rows, stderr = run_bench()
+    ours = [r for r in rows if r["engine"] == "boardzero" and r["benchmark"] == "random_games"]
+    assert len(ours) == 1
+    row = ours[0]
+    assert row["players"] == 2 and row["games_per_s"] > 0 and row["turns_per_game"] > 0
+    assert "ratio_vs_catanatron" in row
+    kinds = {r["benchmark"] for r in rows}
+    assert {"random_games", "batched", "clone"} <= kinds
+    if importlib.util.find_spec("catanatron") is None:
+        assert row["ratio_vs_catanatron"] is None and "pip install catanatron" in stderr
+
+
+def test_side_by_side_with_catanatron():
+    pytest.importorskip("catanatron")
+    rows, _ = run_bench()
+    engines = {r["engine"]: r for r in rows if r["benchmark"] == "random_games"}
+    assert set(engines) == {"boardzero", "catanatron"}
+    theirs = engines["catanatron"]
+    assert theirs["games_per_s"] > 0 and theirs["turns_per_game"] > 0
+    assert engines["boardzero"]["ratio_vs_catanatron"] == pytest.approx(
+        engines["boardzero"]["games_per_s"] / theirs["games_per_s"], rel=1e-3)
