@@ -1,0 +1,97 @@
+"""`boardzero play catan`: a person can play a whole game in the terminal against the bots.
+
+The "person" is a script that reads the listing of legal moves and answers with
+the first one listed (typing "roll" by name whenever the dice can be rolled).
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import re
+import select
+import subprocess
+import sys
+
+import numpy as np
+
+from boardzero.agents.registry import make_agent
+from boardzero.cli.play import DEFAULT_OPPONENT, HumanAgent, result_line
+from boardzero.core.registry import make
+from boardzero.eval.match import play_game
+
+PROMPT = "your move (number or name; '?' lists moves, 'q' quits): "
+LISTED = re.compile(r"^\s+(\d+)\s+(\S.*)$")
+
+
+def scripted_answer(screen: str) -> str:
+    """The first move of the last 'legal moves' listing on the screen ("roll" by name when listed)."""
+    listing = screen[screen.rindex("legal moves:"):]
+    moves = [m.groups() for m in map(LISTED.match, listing.splitlines()[1:]) if m]
+    assert moves, f"no moves listed in:\n{listing[-500:]}"
+    if any(name == "roll dice" for _, name in moves):
+        return "roll"
+    return moves[0][0]
+
+
+class ScriptedPerson(io.StringIO):
+    """Standard input that answers from what was written to ``screen`` so far."""
+
+    def __init__(self, screen: io.StringIO):
+        super().__init__()
+        self.screen, self.answers = screen, 0
+
+    def readline(self, *args) -> str:
+        self.answers += 1
+        return scripted_answer(self.screen.getvalue()[-20000:]) + "\n"
+
+
+def test_human_agent_plays_a_whole_two_player_game_against_the_heuristic():
+    game = make("catan", players=2)
+    screen = io.StringIO()
+    person = ScriptedPerson(screen)
+    human = HumanAgent(game, stdin=person, stdout=screen)
+    final = play_game(game, [human, make_agent("heuristic", game)], np.random.default_rng(5), seed=5)
+    assert final.is_terminal()
+    assert person.answers > 20
+    assert "is not a legal move" not in screen.getvalue()
+    assert result_line(final, 0).startswith("result: ")
+
+
+def test_default_catan_opponent_is_the_heuristic():
+    assert DEFAULT_OPPONENT["catan"] == "heuristic"
+
+
+def drive(proc: subprocess.Popen, limit: int = 5000) -> tuple[str, int]:
+    """Answer every prompt of a running `boardzero play` until it exits; returns (all output, answers)."""
+    out, answers = "", 0
+    fd = proc.stdout.fileno()
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    while True:
+        ready, _, _ = select.select([fd], [], [], 120)
+        assert ready, f"no output for 120 s; last output:\n{out[-2000:]}"
+        raw = os.read(fd, 1 << 16)
+        if not raw:
+            proc.wait(timeout=60)
+            return out, answers
+        out += decoder.decode(raw)
+        if out.endswith(PROMPT):
+            answers += 1
+            assert answers < limit, "the game did not end"
+            proc.stdin.write(scripted_answer(out[-20000:]) + "\n")
+            proc.stdin.flush()
+
+
+def test_boardzero_play_catan_to_the_end_through_the_command():
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "boardzero.cli.main", "play", "catan", "--seed", "4"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, answers = drive(proc)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, out[-3000:]
+    assert "seat 1: heuristic, seat 2: heuristic, seat 3: heuristic" in out
+    assert "seat 1 (heuristic) plays:" in out
+    assert "result: " in out and answers > 20
+    assert "Traceback" not in out
