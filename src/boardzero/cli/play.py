@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import Optional, TextIO
@@ -21,6 +22,7 @@ from boardzero.eval.match import play_game
 DEFAULT_OPPONENT = {"catan": "heuristic"}
 FALLBACK_OPPONENT = "mcts:sims=400"
 LIST_LIMIT = 60  # legal moves listed in full up to this many
+COLUMNS_FROM = 12  # longer listings are laid out in columns (Catan's 54 setup spots fit one screen)
 
 
 class QuitGame(Exception):
@@ -59,13 +61,25 @@ class HumanAgent(Agent):
 
     def _list_moves(self, view: SeatView, legal: list[int], full: bool = False) -> None:
         shown = legal if full or len(legal) <= LIST_LIMIT else legal[:LIST_LIMIT]
-        self._say("legal moves:\n" + "\n".join(f"  {a:>4}  {view.action_name(a)}" for a in shown))
+        self._say("legal moves:\n" + in_columns([f"{a:>4}  {view.action_name(a)}" for a in shown]))
         if len(shown) < len(legal):
             self._say(f"  ... {len(legal) - len(shown)} more ('?' lists all)")
 
     def _say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+
+def in_columns(entries: list[str], width: int | None = None) -> str:
+    """One entry per line when few; otherwise as many columns as fit the terminal, read down each column."""
+    if len(entries) <= COLUMNS_FROM:
+        return "\n".join("  " + e for e in entries)
+    width = width or shutil.get_terminal_size((100, 24)).columns
+    cell = max(map(len, entries)) + 3
+    columns = max(1, min(4, (width - 2) // cell))
+    rows = -(-len(entries) // columns)
+    return "\n".join("  " + "".join(entries[c * rows + r].ljust(cell) for c in range(columns)
+                                     if c * rows + r < len(entries)).rstrip() for r in range(rows))
 
 
 def parse_move(text: str, legal: list[int], name_of) -> tuple[int | None, str]:
