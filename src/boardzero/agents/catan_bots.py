@@ -137,7 +137,7 @@ class _Position:
 
     # -- values of places
     def resource_weight(self) -> np.ndarray:
-        """Weights per resource: scarce ones on this board count more, missing ones much more."""
+        """Weights per resource (wood, brick, sheep, wheat, ore): the scarcer on this board, the more."""
         total = self.prod.sum(axis=0) / 2.0  # each hex counted at ~6 nodes; only relative size matters
         scarcity = np.clip(total.mean() / np.maximum(total, 1e-6), 0.75, 1.4)
         return RESOURCE_WEIGHT * scarcity
