@@ -74,7 +74,7 @@ def run_fuzz(players, games, seed, snapshots_per_game=3, turn_limit=500):
     return ended
 
 
-@pytest.mark.parametrize("players,games", [(2, 400), (3, 400), (4, 700)])
+@pytest.mark.parametrize("players,games", [(2, 600), (3, 600), (4, 1000)])
 def test_random_games_keep_every_invariant(players, games):
     assert run_fuzz(players, games, seed=players) == games
 

@@ -89,6 +89,13 @@ class Catan(Game):
         return A.outcome_name(outcome)
 
 
+# what current_player is in each phase: CHANCE, TERMINAL, or None for the deciding seat
+_PHASE_PLAYER = [None] * E.NUM_PHASES
+for _ph in (E.PH_DICE, E.PH_STEAL, E.PH_DEV_DRAW):
+    _PHASE_PLAYER[_ph] = CHANCE
+_PHASE_PLAYER[E.PH_OVER] = TERMINAL
+
+
 class CatanState(State):
     """One game: ``self.s`` is the engine array (see ``engine`` for its layout).
 
@@ -111,12 +118,8 @@ class CatanState(State):
     # ------------------------------------------------------------------ API
     @property
     def current_player(self) -> int:
-        ph = self.s[E.G_PHASE]
-        if ph == E.PH_OVER:
-            return TERMINAL
-        if ph == E.PH_DICE or ph == E.PH_STEAL or ph == E.PH_DEV_DRAW:
-            return CHANCE
-        return int(self.s[E.G_DECIDER])
+        kind = _PHASE_PLAYER[self.s[E.G_PHASE]]
+        return int(self.s[E.G_DECIDER]) if kind is None else kind
 
     @property
     def phase(self) -> int:
