@@ -26,7 +26,7 @@ What is measured, all in one process on one core, side by side in the same run:
    copy ``s.copy()``, in microseconds per call (best of several timeit repeats).
 
 Usage: ``python bench/catan_engine.py [--games N] [--catanatron-games M] [--players 4] [--quick] [--json]``
-(``boardzero bench catan_engine -- --quick`` from the CLI). With ``--json``, one JSON object per line.
+(``boardzero bench catan_engine --quick`` from the CLI). With ``--json``, one JSON object per line.
 """
 
 from __future__ import annotations
@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="boardzero games per player count")
     parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts to run")
-    parser.add_argument("--batch-size", type=int, default=1024, help="games stepped at once (batched benchmark)")
+    parser.add_argument("--batch-size", type=int, nargs="*", default=[64, 1024],
+                        help="games stepped at once (batched benchmark; one line per size)")
     parser.add_argument("--steps", type=int, default=300, help="batched steps to time")
     parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test): few games and steps")
     parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
@@ -183,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.catanatron_games = min(args.games, 50), min(args.catanatron_games, 2)
-        args.batch_size, args.steps = min(args.batch_size, 64), min(args.steps, 20)
+        args.batch_size, args.steps = [min(b, 64) for b in args.batch_size[:1]], min(args.steps, 20)
 
     emit = _json_line if args.json else _text_line
     have_catanatron = catanatron_available()
@@ -196,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         if theirs:
             emit(theirs)
         emit(ours)
-    emit(bench_batched(max(args.players), args.batch_size, args.steps, args.seed))
+    for batch_size in args.batch_size:
+        emit(bench_batched(max(args.players), batch_size, max(args.steps, 20_000 // batch_size), args.seed))
     emit(bench_clone(max(args.players), args.seed))
     return 0
 
