@@ -10,7 +10,8 @@ What is measured, all in one process on one core, side by side in the same run:
      ``Game([RandomPlayer(color), ...], seed=...).play()``, its random players and random maps.
    (``playout_only_games_per_s`` in the JSON leaves out the board creation, for information; the
    compared figure ``games_per_s`` includes it, as catanatron's includes its map creation.)
-   Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in ``TURNS_LIMIT``;
+   The two engines run interleaved, in ``--rounds`` chunks each, so that other load on the machine
+   hits both alike. Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in ``TURNS_LIMIT``;
    boardzero's ``turn_limit`` option set to match), and the fraction of games won before the cap is
    printed. A "turn" is one player's turn after the setup placements, and the turn in which the game
    is won is not counted, on both sides: boardzero's ``G_TURN`` counts completed turns after setup;
@@ -50,25 +51,34 @@ INSTALL_HINT = ("catanatron is not installed; install it with `pip install catan
 
 
 # ----------------------------------------------------------------------------- random games
-def bench_boardzero(players: int, games: int, seed: int = 0) -> dict:
-    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random"))
-    warm = game.initial_array(seed)
-    random_playout(warm, seed)  # compile (or load the numba cache) outside the timing
-    turns = np.empty(games, dtype=np.int64)
-    won = np.empty(games, dtype=np.bool_)
-    playing = 0.0
+class Tally:
+    """Accumulated time, turns and outcomes of one engine's games."""
+
+    def __init__(self) -> None:
+        self.seconds, self.playing, self.turns, self.won = 0.0, 0.0, [], []
+
+    def row(self, engine: str, players: int) -> dict:
+        games = len(self.turns)
+        row = {
+            "benchmark": "random_games", "engine": engine, "players": players, "games": games,
+            "seconds": round(self.seconds, 4), "games_per_s": games / self.seconds,
+            "turns_per_game": float(np.mean(self.turns)), "won_before_cap": float(np.mean(self.won)),
+        }
+        if self.playing:
+            row["playout_only_games_per_s"] = games / self.playing  # without creating the random boards
+        return row
+
+
+def play_boardzero(game: Catan, seeds: range, tally: Tally) -> None:
     start = time.perf_counter()
-    for i in range(games):
-        s = game.initial_array(seed + i)
+    for seed in seeds:
+        s = game.initial_array(seed)
         begin = time.perf_counter()
-        random_playout(s, seed + i)
-        playing += time.perf_counter() - begin
-        turns[i] = s[E.G_TURN]
-        won[i] = s[E.G_WINNER] >= 0
-    elapsed = time.perf_counter() - start
-    row = _row("boardzero", players, games, elapsed, turns, won)
-    row["playout_only_games_per_s"] = games / playing  # without creating the random boards
-    return row
+        random_playout(s, seed)
+        tally.playing += time.perf_counter() - begin
+        tally.turns.append(int(s[E.G_TURN]))
+        tally.won.append(bool(s[E.G_WINNER] >= 0))
+    tally.seconds += time.perf_counter() - start
 
 
 def catanatron_available() -> bool:
@@ -79,30 +89,36 @@ def catanatron_available() -> bool:
     return True
 
 
-def bench_catanatron(players: int, games: int, seed: int = 0) -> dict:
+def play_catanatron(players: int, seeds: range, tally: Tally) -> None:
     from catanatron import Color, Game, RandomPlayer
 
     colors = list(Color)[:players]
-    state = random.getstate()
-    turns = np.empty(games, dtype=np.int64)
-    won = np.empty(games, dtype=np.bool_)
+    saved = random.getstate()
     start = time.perf_counter()
-    for i in range(games):
-        match = Game([RandomPlayer(c) for c in colors], seed=seed + i + 1, vps_to_win=10)  # seed 0 means "random"
+    for seed in seeds:
+        match = Game([RandomPlayer(c) for c in colors], seed=seed + 1, vps_to_win=10)  # seed 0 means "random"
         winner = match.play()
-        turns[i] = match.state.num_turns - 2 * (players - 1)
-        won[i] = winner is not None
-    elapsed = time.perf_counter() - start
-    random.setstate(state)  # catanatron seeds the global `random` module
-    return _row("catanatron", players, games, elapsed, turns, won)
+        tally.turns.append(match.state.num_turns - 2 * (players - 1))
+        tally.won.append(winner is not None)
+    tally.seconds += time.perf_counter() - start
+    random.setstate(saved)  # catanatron seeds the global `random` module
 
 
-def _row(engine: str, players: int, games: int, elapsed: float, turns: np.ndarray, won: np.ndarray) -> dict:
-    return {
-        "benchmark": "random_games", "engine": engine, "players": players, "games": games,
-        "seconds": round(elapsed, 4), "games_per_s": games / elapsed, "turns_per_game": float(turns.mean()),
-        "won_before_cap": float(won.mean()),
-    }
+def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: int = 0) -> list[dict]:
+    """Both engines' random games, interleaved in ``rounds`` chunks so a change of machine load hits both."""
+    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random"))
+    random_playout(game.initial_array(seed), seed)  # compile (or load the numba cache) outside the timing
+    ours, theirs = Tally(), Tally() if catanatron_games > 0 else None
+    rounds = max(1, min(rounds, games, catanatron_games or games))
+    for k in range(rounds):
+        play_boardzero(game, range(seed + k * games // rounds, seed + (k + 1) * games // rounds), ours)
+        if theirs is not None:
+            chunk = range(seed + k * catanatron_games // rounds, seed + (k + 1) * catanatron_games // rounds)
+            play_catanatron(players, chunk, theirs)
+    rows = [theirs.row("catanatron", players)] if theirs is not None else []
+    row = ours.row("boardzero", players)
+    row["ratio_vs_catanatron"] = row["games_per_s"] / rows[0]["games_per_s"] if rows else None
+    return rows + [row]
 
 
 # ----------------------------------------------------------------------------- batched stepping
@@ -174,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="boardzero games per player count")
     parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="interleave the two engines in this many chunks (fair under changing load)")
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts to run")
     parser.add_argument("--batch-size", type=int, nargs="*", default=[64, 1024],
                         help="games stepped at once (batched benchmark; one line per size)")
@@ -191,12 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     if not have_catanatron:
         print(INSTALL_HINT, file=sys.stderr if args.json else sys.stdout, flush=True)
     for players in args.players:
-        ours = bench_boardzero(players, args.games, args.seed)
-        theirs = bench_catanatron(players, args.catanatron_games, args.seed) if have_catanatron else None
-        ours["ratio_vs_catanatron"] = ours["games_per_s"] / theirs["games_per_s"] if theirs else None
-        if theirs:
-            emit(theirs)
-        emit(ours)
+        for row in compare(players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds,
+                           args.seed):
+            emit(row)
     for batch_size in args.batch_size:
         emit(bench_batched(max(args.players), batch_size, max(args.steps, 20_000 // batch_size), args.seed))
     emit(bench_clone(max(args.players), args.seed))
