@@ -167,6 +167,9 @@ def test_sample_hidden_is_consistent_with_the_seats_knowledge():
                 assert np.array_equal(sample.hand(seat), state.hand(seat))
                 assert np.array_equal(sample.dev_cards(seat), state.dev_cards(seat))
                 assert sample.public_history(seat) == state.public_history(seat)
+                seen = state.public_history(seat)
+                full = sample.clone().history  # hidden entries rewritten to a plausible completion
+                assert len(full) == len(seen) and all(a == b for a, b in zip(full, seen) if b is not None)
                 for key, value in state.observe(seat).items():
                     assert np.array_equal(sample.observe(seat)[key], value), key
 

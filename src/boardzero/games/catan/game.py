@@ -13,6 +13,7 @@ from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
+from boardzero.games.catan import explain, hidden, render
 from boardzero.games.catan import observe as O
 from boardzero.games.catan.board import RESOURCE_NAMES, Board, make_board, parse_board_option
 
@@ -104,7 +105,7 @@ class CatanState(State):
     entries and the tuple of seats that saw a hidden chance outcome otherwise.
     """
 
-    __slots__ = ("game", "s", "seed", "_tail", "_len", "_hist_cache", "edited")
+    __slots__ = ("game", "s", "seed", "_tail", "_len", "_hist_cache", "edited", "_lazy")
 
     def __init__(self, game: Catan, s: np.ndarray, seed: int | None):
         self.game = game
@@ -114,6 +115,7 @@ class CatanState(State):
         self._len = 0
         self._hist_cache = None
         self.edited = False  # set by testing mutators: the record no longer replays
+        self._lazy = None  # (seat, seed, length): a sampled state's history still to be rewritten (hidden.py)
 
     # ------------------------------------------------------------------ API
     @property
@@ -130,6 +132,8 @@ class CatanState(State):
         return [cell[1] for cell in self._cells()]
 
     def _cells(self) -> list[tuple]:
+        if self._lazy is not None:
+            hidden.rewrite_history(self)
         cache = self._hist_cache
         if cache is not None and cache[0] is self._tail:
             return cache[1]
@@ -195,6 +199,7 @@ class CatanState(State):
         new._len = self._len
         new._hist_cache = None
         new.edited = self.edited
+        new._lazy = self._lazy
         return new
 
     def returns(self) -> np.ndarray:
@@ -259,9 +264,7 @@ class CatanState(State):
         return A.action_name(a, self.board_arrays())
 
     def illegal_reason(self, action: int) -> str:
-        from boardzero.games.catan.explain import illegal_reason
-
-        return illegal_reason(self, int(action))
+        return explain.illegal_reason(self, int(action))
 
     # ------------------------------------------------------------------ observation and hidden information
     def observe(self, seat: int) -> dict[str, np.ndarray]:
@@ -278,18 +281,27 @@ class CatanState(State):
         }
 
     def public_history(self, seat: int) -> list[int | None]:
-        return [a if knowers is None or seat in knowers else None for _, a, knowers, _ in self._cells()]
+        if self._lazy is not None and self._lazy[0] == seat:
+            cells = self._raw_cells()  # entries hidden from the sampling seat are None either way
+        else:
+            cells = self._cells()
+        return [a if knowers is None or seat in knowers else None for _, a, knowers, _ in cells]
+
+    def _raw_cells(self) -> list[tuple]:
+        cells = []
+        cell = self._tail
+        while cell is not None:
+            cells.append(cell)
+            cell = cell[0]
+        cells.reverse()
+        return cells
 
     def sample_hidden(self, seat: int, rng: np.random.Generator) -> CatanState:
-        from boardzero.games.catan.hidden import sample_hidden
-
-        return sample_hidden(self, seat, rng)
+        return hidden.sample_hidden(self, seat, rng)
 
     # ------------------------------------------------------------------ display and records
     def render(self, seat: int | None = None, *, color: bool = False) -> str:
-        from boardzero.games.catan.render import render
-
-        return render(self, seat, color=color)
+        return render.render(self, seat, color=color)
 
     def to_record(self) -> dict:
         record = super().to_record()

@@ -24,6 +24,7 @@ a replay of the true game.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from boardzero.core.api import CHANCE
 from boardzero.games.catan import engine as E
@@ -31,87 +32,121 @@ from boardzero.games.catan import engine as E
 _PLAYS = {E.A_KNIGHT: E.KNIGHT, E.A_PLAY_ROAD_BUILDING: E.ROAD_BUILDING, E.A_PLAY_YOP: E.YEAR_OF_PLENTY}
 
 
-def _deal(pool: np.ndarray, sizes: list[int], rng: np.random.Generator) -> list[np.ndarray]:
-    cards = np.repeat(np.arange(5), pool)
-    rng.shuffle(cards)
-    out, i = [], 0
-    for k in sizes:
-        out.append(cards[i:i + k])
-        i += k
-    return out
+@njit(cache=True)
+def _shuffle_deal(pool, u):
+    """The cards of ``pool`` (counts per type) in an order shuffled with the uniforms ``u``."""
+    total = 0
+    for k in range(5):
+        total += pool[k]
+    cards = np.empty(total, dtype=np.int64)
+    i = 0
+    for k in range(5):
+        for _ in range(pool[k]):
+            cards[i] = k
+            i += 1
+    for i in range(total - 1, 0, -1):
+        j = int(u[i] * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+@njit(cache=True)
+def redraw_hidden(s, seat, u_dev, u_res):
+    """Redraw in place what ``seat`` cannot know (see the module docstring); u_*: uniforms in [0, 1)."""
+    n = s[E.G_NUM_PLAYERS]
+    # development cards: opponents' hands and the deck from one shuffled pool
+    pool = np.zeros(5, dtype=np.int64)
+    for d in range(5):
+        pool[d] = s[E.DECK + d]
+    for o in range(n):
+        if o != seat:
+            for d in range(5):
+                pool[d] += s[E.pb(o) + E.P_DEV + d]
+    cards = _shuffle_deal(pool, u_dev)
+    i = 0
+    for o in range(n):
+        if o != seat:
+            b = E.pb(o)
+            size = 0
+            fresh = 0
+            for d in range(5):
+                size += s[b + E.P_DEV + d]
+                fresh += s[b + E.P_DEV_NEW + d]
+                s[b + E.P_DEV + d] = 0
+                s[b + E.P_DEV_NEW + d] = 0
+            for k in range(size):
+                s[b + E.P_DEV + cards[i]] += 1
+                if k < fresh:
+                    s[b + E.P_DEV_NEW + cards[i]] += 1
+                i += 1
+    for d in range(5):
+        s[E.DECK + d] = 0
+    while i < cards.shape[0]:
+        s[E.DECK + cards[i]] += 1
+        i += 1
+    # resources: opponents' unknown cards from the unseen pool
+    for r in range(5):
+        pool[r] = 0
+    for o in range(n):
+        if o != seat:
+            for r in range(5):
+                pool[r] += s[E.pb(o) + E.P_HAND + r] - s[E.kn(seat, o, r)]
+    cards = _shuffle_deal(pool, u_res)
+    i = 0
+    for o in range(n):
+        if o != seat:
+            b = E.pb(o)
+            unknown = s[b + E.P_CARDS]
+            for r in range(5):
+                s[b + E.P_HAND + r] = s[E.kn(seat, o, r)]
+                unknown -= s[E.kn(seat, o, r)]
+            for _ in range(unknown):
+                s[b + E.P_HAND + cards[i]] += 1
+                i += 1
+    # other seats' knowledge of third seats: only what `seat` knows too
+    for t in range(n):
+        for q in range(n):
+            if t != seat and q != seat and q != t:
+                for r in range(5):
+                    s[E.kn(t, q, r)] = s[E.kn(seat, q, r)]
 
 
 def sample_hidden(state, seat: int, rng: np.random.Generator):
     new = state.clone()
-    s = new.s
-    n = state.game.num_players
-    opps = [o for o in range(n) if o != seat]
-    _redraw_dev_cards(s, opps, rng)
-    _redraw_resources(s, seat, opps, rng)
-    for t in opps:  # others' knowledge of third seats: only what `seat` knows too
-        for q in opps:
-            if q != t:
-                for r in range(5):
-                    s[E.kn(t, q, r)] = s[E.kn(seat, q, r)]
-    _rewrite_history(new, seat, opps, rng)
+    u = rng.random(121)
+    redraw_hidden(new.s, seat, u[:25], u[25:120])
+    # the history is rewritten when first read: (seat, seed, entries before sampling, sampled array)
+    new._lazy = (seat, int(u[120] * 2**31), new._len, new.s.copy())
     return new
 
 
-def _redraw_dev_cards(s, opps, rng):
-    pool = s[E.DECK:E.DECK + 5].astype(np.int64).copy()
-    sizes, fresh = [], []
-    for o in opps:
-        b = E.pb(o)
-        pool += s[b + E.P_DEV:b + E.P_DEV + 5]
-        sizes.append(int(s[b + E.P_DEV:b + E.P_DEV + 5].sum()))
-        fresh.append(int(s[b + E.P_DEV_NEW:b + E.P_DEV_NEW + 5].sum()))
-    hands = _deal(pool, sizes + [int(pool.sum()) - sum(sizes)], rng)
-    for o, cards, k in zip(opps, hands, fresh):
-        b = E.pb(o)
-        s[b + E.P_DEV:b + E.P_DEV + 5] = np.bincount(cards, minlength=5)
-        s[b + E.P_DEV_NEW:b + E.P_DEV_NEW + 5] = np.bincount(cards[:k], minlength=5)
-    s[E.DECK:E.DECK + 5] = np.bincount(hands[-1], minlength=5)
-
-
-def _redraw_resources(s, seat, opps, rng):
-    pool = np.zeros(5, dtype=np.int64)
-    sizes, known = [], []
-    for o in opps:
-        b = E.pb(o)
-        k = np.array([s[E.kn(seat, o, r)] for r in range(5)], dtype=np.int64)
-        hand = s[b + E.P_HAND:b + E.P_HAND + 5].astype(np.int64)
-        pool += hand - k
-        sizes.append(int(s[b + E.P_CARDS] - k.sum()))
-        known.append(k)
-    for o, k, cards in zip(opps, known, _deal(pool, sizes, rng)):
-        b = E.pb(o)
-        s[b + E.P_HAND:b + E.P_HAND + 5] = k + np.bincount(cards, minlength=5)
-
-
-def _rewrite_history(new, seat, opps, rng):
-    cells = new._cells()
-    if not any(knowers is not None and seat not in knowers for _, _, knowers, _ in cells):
-        return
+def rewrite_history(new):
+    """Rewrite the hidden entries (before the sampling) of a sampled state to match its cards."""
+    seat, seed, length, sampled = new._lazy
+    new._lazy = None
+    rng = np.random.default_rng(seed)
+    opps = [o for o in range(new.game.num_players) if o != seat]
+    cells = new._raw_cells()
     actions = [a for _, a, _, _ in cells]
-    s = new.s
     for o in opps:
-        draws = [i for i, (_, _, knowers, actor) in enumerate(cells) if actor == CHANCE and knowers == (o,)]
+        draws = [i for i, (_, _, knowers, actor) in enumerate(cells[:length])
+                 if actor == CHANCE and knowers == (o,)]
         if not draws:
             continue
         played = []
-        for _, a, _, actor in cells:
+        for _, a, _, actor in cells[:length]:
             if actor == o:
                 if a in _PLAYS:
                     played.append(_PLAYS[a])
                 elif E.A_MONOPOLY <= a < E.A_MONOPOLY + 5:
                     played.append(E.MONOPOLY)
         b = E.pb(o)
-        dev = s[b + E.P_DEV:b + E.P_DEV + 5].astype(np.int64)
-        fresh = s[b + E.P_DEV_NEW:b + E.P_DEV_NEW + 5].astype(np.int64)
+        dev = sampled[b + E.P_DEV:b + E.P_DEV + 5].astype(np.int64)
+        fresh = sampled[b + E.P_DEV_NEW:b + E.P_DEV_NEW + 5].astype(np.int64)
         held = list(np.repeat(np.arange(5), dev - fresh)) + list(np.repeat(np.arange(5), fresh))
         for i, card in zip(draws, played + held):  # k-th play matches the k-th draw: always an earlier turn
             actions[i] = E.O_DEV + int(card)
-    for i, (_, _, knowers, actor) in enumerate(cells):
+    for i, (_, _, knowers, actor) in enumerate(cells[:length]):
         if actor == CHANCE and knowers is not None and len(knowers) == 2 and seat not in knowers:
             actions[i] = E.O_STEAL + int(rng.integers(5))
     tail = None
