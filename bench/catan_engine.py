@@ -11,14 +11,16 @@ What is measured, all in one process on one core, side by side in the same run:
    (``playout_only_games_per_s`` in the JSON leaves out the board creation, for information; the
    compared figure ``games_per_s`` includes it, as catanatron's includes its map creation.)
    The two engines run interleaved, in ``--rounds`` chunks each, so that other load on the machine
-   hits both alike. Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in ``TURNS_LIMIT``;
-   boardzero's ``turn_limit`` option set to match), and the fraction of games won before the cap is
-   printed. A "turn" is one player's turn after the setup placements, and the turn in which the game
-   is won is not counted, on both sides: boardzero's ``G_TURN`` counts completed turns after setup;
-   catanatron's ``state.num_turns`` also counts the 2*(players-1) seat changes of the setup round,
-   which are subtracted. The two engines split decisions differently (boardzero discards card by card
-   and picks the robber's hex and victim in two steps; catanatron discards in one action), so random
-   play is not move-for-move the same game, which is why mean turns per game are printed beside games/s.
+   hits both alike. Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in
+   ``TURNS_LIMIT``; boardzero's ``turn_limit`` option set to match), and the fraction of games won
+   before the cap is printed.
+   Turns: a "turn" is one player's turn after the setup placements, and the turn in which the game is
+   won is not counted, on both sides. boardzero: ``G_TURN`` (completed turns after setup). catanatron:
+   ``state.num_turns`` minus the 2*(players-1) seat changes it also counts during the setup round.
+   The engines split decisions differently (boardzero discards card by card and chooses the robber's
+   hex and the victim in two steps; catanatron discards in one action that draws the cards at random
+   and moves the robber and names the victim in one action), so random play is not move-for-move
+   the same game, which is why the mean turns per game are printed beside the games/s.
 2. The batched interface: ``BatchedCatan`` steps B games at once; each step chooses one random legal
    action per game from the legal masks (a small compiled sampler standing in for a policy), applies
    it, resolves chance and encodes the flat observation of the seat to move. Reported as
