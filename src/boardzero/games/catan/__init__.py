@@ -26,6 +26,17 @@ Fast paths for bots and benchmarks (all operate on the engine's int32 state arra
   ``step(actions)`` return legal masks ``bool[B, 244]``, flat observations ``float32[B, FLAT_SIZE]``
   of the seat to move, and the current seats, rewards and done flags (chance is resolved inside).
 - ``testing``: mutators that build positions for tests without playing (give cards, place pieces, ...).
+
+For bots: an agent gets a ``SeatView``; ``view.sample_state(rng)`` is a ``CatanState``
+consistent with what the seat knows (its own hand and cards exact, opponents' hidden
+cards redrawn; ~tens of microseconds). Read it with ``state.hand(p)``, ``state.dev_cards(p)``,
+``state.victory_points(p)``, ``state.board_arrays()`` (terrain, numbers), ``state.phase``
+(``engine.PH_*``), or the array ``state.s`` with the offsets of ``engine`` (``NODE_OWNER``,
+``EDGE_OWNER``, ``pb(p) + P_HAND`` ...) and the compiled helpers ``engine.trade_rate(s, p, r)``,
+``engine.settlement_ok(s, node, p)``, ``engine.road_ok(s, edge, p)``, ``engine.longest_road(s, p)``;
+static tables (``NODE_HEXES``, ``NODE_EDGES``, ``EDGE_NODES``, ``HEX_NODES``, ...) are in
+``topology``. ``state.describe(a)`` names an action for people. Seat-relative observations
+(``view.observation``) are for networks.
 """
 
 from boardzero.games.catan import engine

@@ -11,7 +11,8 @@ generator (seeded once by ``seed``; it is shared by the whole process). A game
 that ends on ``step`` reports ``done[i] = True`` and its returns in
 ``rewards[i]`` (absolute seat order, the game's ``returns`` option), and row ``i``
 is at once refilled with a fresh game (new board for ``board=random``), whose
-first mask and observation are what ``step`` returns for it.
+first mask and observation are what ``step`` returns for it. The returned arrays
+are the environment's own buffers, overwritten by the next call: copy what you keep.
 """
 
 from __future__ import annotations

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
@@ -313,7 +312,3 @@ class CatanState(State):
         return (f"CatanState(turn={self.turn}, phase={self.phase}, player={self.current_player}, "
                 f"vp={[self.victory_points(p) for p in range(self.game.num_players)]})")
 
-
-def options_from_dict(values: dict) -> CatanOptions:
-    fields = {f.name for f in dataclasses.fields(CatanOptions)}
-    return CatanOptions(**{k: v for k, v in values.items() if k in fields})

@@ -12,7 +12,6 @@ the structured views ``hexes``/``nodes``/``edges`` are slices of it.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from boardzero.games.catan import engine as E
