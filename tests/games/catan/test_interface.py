@@ -103,6 +103,16 @@ def test_observation_shapes_and_seat_relative_pieces():
     assert state.observe(2)["nodes"][12, 2] == 1.0
 
 
+def test_planes_use_brick_coordinates():
+    state = T.scenario(players=2)
+    T.settlement(state, 1, 12)  # a corner of hexes 0, 3 and 4
+    planes = state.observe(0)["planes"]
+    assert planes[8, 2, 4] == planes[8, 2, 5] == 1.0  # robber on the desert, hex 9: middle row, third brick
+    assert planes[8].sum() == 2.0
+    settled = {(r, c) for r, c in zip(*np.nonzero(planes[9 + 1]))}  # seat 1 = relative seat 1
+    assert settled == {(0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (1, 4)}
+
+
 def test_opponents_development_cards_are_hidden():
     a, b = T.scenario(players=3), T.scenario(players=3)
     T.dev(a, 1, knight=1)
