@@ -14,3 +14,9 @@ def test_conformance(players):
 
 def test_conformance_beginner_board_rank_returns():
     check_game(make("catan", players=3, board="beginner", returns="rank", turn_limit=60), num_games=2, seed=9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance_many_games(players):
+    check_game(make("catan", players=players), num_games=25, seed=100 + players)
