@@ -193,7 +193,7 @@ def test_render_shows_board_pieces_and_status():
     T.give(state, 1, ore=2)
     T.dev(state, 1, knight=1)
     text = state.render()
-    for piece in ("a", "B", "aaa", "2:1 sheep", "3:1", "ore", "#18", "R"):
+    for piece in ("(a)", "[B]", "aaa", "2:1 sheep", "3:1", "ore", "#18", "R"):
         assert piece in text
     assert "2 ore" in text and "1 knight" in text
     mine = state.render(seat=0)

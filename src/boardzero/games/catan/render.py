@@ -1,7 +1,7 @@
 """Text picture of a Catan position for the terminal (readable without colours).
 
-Seat k's settlements are the lowercase letter ``"abcd"[k]``, cities the
-uppercase one, roads the letter drawn along the path. Each hex shows its
+Seat k's settlements are ``(a)``, ``(b)``, ... (``"abcd"[k]``), cities ``[A]``,
+``[B]``, ..., roads the letter drawn along the path. Each hex shows its
 terrain, number (with ``R`` when the robber is there) and ``#id``; harbours
 are written outside the coast as ``3:1`` or ``2:1 wood``.
 """
@@ -64,8 +64,8 @@ def render(state, seat: int | None = None, *, color: bool = False) -> str:
         owner = int(s[E.NODE_OWNER + v])
         r, c = _pos(x, y)
         if owner >= 0:
-            letter = LETTERS[owner].upper() if s[E.NODE_LEVEL + v] == 2 else LETTERS[owner]
-            put(r, c, letter, owner)
+            token = f"[{LETTERS[owner].upper()}]" if s[E.NODE_LEVEL + v] == 2 else f"({LETTERS[owner]})"
+            put(r, c - 1, token, owner)
         else:
             put(r, c, ".")
     robber = int(s[E.G_ROBBER])
