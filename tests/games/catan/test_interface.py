@@ -182,6 +182,10 @@ def test_sample_hidden_is_consistent_with_the_seats_knowledge():
                 assert len(full) == len(seen) and all(a == b for a, b in zip(full, seen) if b is not None)
                 for key, value in state.observe(seat).items():
                     assert np.array_equal(sample.observe(seat)[key], value), key
+                # the sample plays on to the end with every invariant intact
+                snaps = np.zeros((1, E.STATE_SIZE), dtype=np.int32)
+                _, _, code, _ = T.fuzz_play(sample.s.copy(), step + seat, snaps, 10**9, 10**6)
+                assert code == 0, T.INVARIANT_NAMES.get(code, code)
 
 
 # ---------------------------------------------------------------- rendering
