@@ -40,7 +40,7 @@ def train(
             raise ConfigError("--actors", f"must be >= 1, got {actors}")
         cfg.selfplay.actors = actors
     summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
-                           console=Console(width=None if sys.stdout.isatty() else 160))
+                           console=Console(width=None if sys.stdout.isatty() else 200))
     evaluation = summary["latest_eval"]
     typer.echo(f"run {run}: step {summary['step']}, {summary['games']} games, {summary['samples']} samples "
                f"in {summary['seconds']:.0f} s" + (f"; latest evaluation {evaluation}" if evaluation else ""))

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import queue
-import shutil
+import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,7 @@ class Trainer:
         target = steps if steps is not None else cfg.train.steps
         minutes = minutes if minutes is not None else cfg.train.minutes
         deadline = time.monotonic() + 60.0 * minutes if minutes else float("inf")
+        restore_sigterm = _sigterm_as_interrupt()
         metrics_log = MetricsLog(self.run_dir)
         actors = ActorPool(cfg, self.spec, self.generation)
         actors.publish(self.step, self.weights())
@@ -240,6 +242,7 @@ class Trainer:
         finally:
             actors.close()
             metrics_log.close()
+            restore_sigterm()
         if self.step > 0:
             self.save_checkpoint()
         wall = time.monotonic() - started
@@ -260,6 +263,18 @@ class Trainer:
         names = {"eval/greedy_vs_random": "greedy-vs-random", "eval/search_vs_mcts": "vs-mcts",
                  "eval/search_vs_best": "vs-best", "eval/elo": "elo"}
         return "  ".join(f"{label} {results[key]:.2f}" for key, label in names.items() if key in results)
+
+
+def _sigterm_as_interrupt():
+    """Let ``kill PID`` (SIGTERM) stop a run like Ctrl-C does: with a final checkpoint. Returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 class ActorPool:

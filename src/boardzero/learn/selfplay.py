@@ -96,6 +96,13 @@ class SelfPlay:
 
 def actor_main(actor_id: int, config_dict: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
     """Entry point of a self-play process: wait for weights, then play and send samples until told to stop."""
+    try:
+        _actor_loop(actor_id, config_dict, weights_queue, sample_queue, stop_event)
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the learner does the saving
+        pass
+
+
+def _actor_loop(actor_id: int, config_dict: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
     from boardzero.core.registry import make
     from boardzero.learn.config import config_from_dict
     from boardzero.nn.checkpoint import load_state
