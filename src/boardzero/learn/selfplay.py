@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing as mp
-import os
 import queue
 import time
 from typing import Any
@@ -109,10 +108,6 @@ def _actor_loop(actor_id: int, config_dict: dict[str, Any], weights_queue, sampl
     from boardzero.nn.nets import NetworkSpec, build_network
 
     torch.set_num_threads(1)
-    try:
-        os.nice(5)  # the learner stays responsive
-    except OSError:  # pragma: no cover
-        pass
     config = config_from_dict(config_dict["config"])
     game = make(config.game, **config.game_options)
     net = build_network(NetworkSpec.from_dict(config_dict["network"]))
