@@ -402,7 +402,9 @@ class HeuristicAgent(Agent):
         trade = self._trade(pos, legal)
         if trade is not None:
             return trade
-        if E.A_BUY_DEV in legal_set and self._buy_dev_ok(pos):
+        if E.A_BUY_DEV in legal_set:
+            # buying whenever nothing better is affordable beat saving the cards for a near city or
+            # settlement: 51 % against 47 % for the saving variant, 2000 two-player games each
             return E.A_BUY_DEV
         road = self._useful_road(pos, legal)
         if road is not None:
@@ -474,18 +476,6 @@ class HeuristicAgent(Agent):
                 self._trades = (turn, self._trades[1] + 1 if self._trades[0] == turn else 1)
                 return best[1]
         return None
-
-    def _buy_dev_ok(self, pos: _Position) -> bool:
-        """Buy a card unless it spends what a city or settlement close at hand needs."""
-        if pos.hand.sum() > 7:
-            return True
-        after = pos.hand - COSTS["dev"]
-        target = self._target(pos)
-        if target is None:
-            return True
-        cost = COSTS[target]
-        gap_now, gap_after = _missing(pos.hand, cost), _missing(after, cost)
-        return gap_after == gap_now or gap_now >= 3
 
     def _useful_road(self, pos: _Position, legal: list[int]) -> int | None:
         roads = [a for a in legal if E.A_ROAD <= a < E.A_ROBBER]
