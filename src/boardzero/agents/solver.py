@@ -5,6 +5,13 @@ perfect-information and their action ids are columns / cells), asks the exact
 solver for the result of every legal move and picks at random among those that
 keep the best achievable result (win > draw > loss). Winning at once is
 preferred when possible, so won games end quickly.
+
+Tic-tac-toe is exact from the first move. Connect 4 is exact from ply
+``exact_from`` (default 8): proving the first few plies takes this solver
+minutes to hours without an opening book, so before that it plays the known
+best first move (the centre column; the first player wins only there) and
+otherwise a strong rollout MCTS (``opening_sims`` simulations). ``exact_from=0``
+makes every move exact, at that price.
 """
 
 from __future__ import annotations
@@ -49,15 +56,27 @@ def immediate_wins(game: Game, history: Sequence[int]) -> np.ndarray:
     return wins
 
 
+CONNECT4_CENTRE = 3
+
+
 class SolverAgent(Agent):
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, *, exact_from: int = 8, opening_sims: int = 2000):
+        """exact_from: Connect 4 ply from which every move is solved exactly (earlier: centre, then MCTS);
+        opening_sims: MCTS simulations per move before that ply."""
         if game.name not in SOLVED_GAMES:
             raise ConfigError("agent solver",
                               f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
+        if exact_from < 0:
+            raise ConfigError("agent solver.exact_from", f"must be >= 0, got {exact_from}")
         self.game = game
+        self.exact_from = exact_from if game.name == "connect4" else 0
+        self.opening_sims = opening_sims
+        self._opening = None
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         history = [int(a) for a in view.history]
+        if len(history) < self.exact_from:
+            return self._opening_move(view, history, rng)
         wins = immediate_wins(self.game, history)
         if wins.any():
             choices = np.flatnonzero(wins)
@@ -66,3 +85,16 @@ class SolverAgent(Agent):
             legal = values != ILLEGAL
             choices = np.flatnonzero(legal & (values == values[legal].max()))
         return int(choices[rng.integers(len(choices))])
+
+    def _opening_move(self, view: SeatView, history: list[int], rng: np.random.Generator) -> int:
+        if not history:
+            return CONNECT4_CENTRE
+        if self._opening is None:
+            from boardzero.agents.mcts_agent import MCTSAgent
+
+            self._opening = MCTSAgent(self.game, sims=self.opening_sims)
+        return self._opening.act(view, rng)
+
+    def reset(self) -> None:
+        if self._opening is not None:
+            self._opening.reset()

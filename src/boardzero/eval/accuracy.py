@@ -1,0 +1,168 @@
+"""Move accuracy against an exact solver (Connect 4, tic-tac-toe).
+
+The accuracy of an agent is the share of test positions where the move it
+plays keeps the best achievable result (win > draw > loss with perfect play
+from there on). Only the result class counts, not the distance to the end.
+
+How test positions are drawn (``sample_positions``), so that they come from
+varied games, not only from one line of play:
+
+- each position belongs to its own game, played from the empty board to a
+  target ply drawn uniformly from ``[min_ply, max_ply]``;
+- every move of those games is uniformly random with probability
+  ``random_share`` (default 0.5) and otherwise a ``greedy`` move (win at once
+  if possible, else do not allow an immediate win, else random), so the games
+  mix tactically sound and loose play and wander far from any one opening;
+- positions that are over, repeated, or where every legal move has the same
+  solved value (``require_choice``: no decision to get wrong) are skipped.
+
+Connect 4 positions start at ply 10 by default: the solver needs seconds to
+minutes per position in the first few plies, but milliseconds to a fraction of
+a second from ply 10 on. Each position stores its solved move values, so a
+saved position set (``save_positions`` / ``load_positions``) scores any
+number of agents without solving again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from boardzero.agents.base import Agent
+from boardzero.agents.registry import make_agent
+from boardzero.agents.solver import ILLEGAL, SOLVED_GAMES, solved_move_values
+from boardzero.core.api import Game
+from boardzero.core.errors import ConfigError
+from boardzero.core.view import SeatView
+from boardzero.eval.stats import wilson_interval
+
+DEFAULT_PLY_RANGE = {"connect4": (10, 32), "tictactoe": (0, 7)}
+
+
+@dataclass
+class Position:
+    history: list[int]  # moves from the start of the game
+    values: np.ndarray  # [A] solved result of each move for the mover (1/0/-1), ILLEGAL if illegal
+
+    @property
+    def best(self) -> int:
+        return int(self.values[self.values != ILLEGAL].max())
+
+    def keeps_best(self, action: int) -> bool:
+        return int(self.values[action]) == self.best
+
+
+@dataclass
+class AccuracyResult:
+    agent: str
+    positions: int
+    correct: int
+    interval: tuple[float, float]  # Wilson 95 % interval of the accuracy
+    by_best: dict[str, tuple[int, int]] = field(default_factory=dict)  # "win"/"draw"/"loss" -> (correct, positions)
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.positions if self.positions else float("nan")
+
+    def to_dict(self) -> dict:
+        return {"agent": self.agent, "positions": self.positions, "correct": self.correct,
+                "accuracy": self.accuracy, "interval": list(self.interval),
+                "by_best": {k: list(v) for k, v in self.by_best.items()}}
+
+
+def _check_game(game: Game) -> None:
+    if game.name not in SOLVED_GAMES:
+        raise ConfigError("game", f"move accuracy needs an exact solver; solved games: {', '.join(SOLVED_GAMES)}")
+
+
+def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_ply: int | None = None,
+                     max_ply: int | None = None, random_share: float = 0.5, require_choice: bool = True,
+                     max_tries: int | None = None) -> list[Position]:
+    """``count`` distinct solved positions from varied games (see the module docstring)."""
+    _check_game(game)
+    low, high = DEFAULT_PLY_RANGE[game.name]
+    low = low if min_ply is None else min_ply
+    high = high if max_ply is None else max_ply
+    if not 0 <= low <= high:
+        raise ConfigError("max_ply", f"need 0 <= min_ply <= max_ply, got {low}..{high}")
+    greedy = make_agent("greedy", game)
+    seen: set[tuple[int, ...]] = set()
+    positions: list[Position] = []
+    for _ in range(max_tries if max_tries is not None else 50 * count + 100):
+        if len(positions) >= count:
+            break
+        history = _play_to(game, int(rng.integers(low, high + 1)), greedy, random_share, rng)
+        if history is None or tuple(history) in seen:
+            continue
+        seen.add(tuple(history))
+        values = solved_move_values(game, history)
+        legal = values[values != ILLEGAL]
+        if require_choice and legal.min() == legal.max():
+            continue
+        positions.append(Position(history, values))
+    return positions
+
+
+def _play_to(game: Game, ply: int, greedy: Agent, random_share: float, rng: np.random.Generator) -> list[int] | None:
+    state = game.new_state()
+    for _ in range(ply):
+        if rng.random() < random_share:
+            legal = state.legal_actions()
+            action = int(legal[rng.integers(len(legal))])
+        else:
+            action = greedy.act(SeatView(state, state.current_player), rng)
+        state.apply(action)
+        if state.is_terminal():
+            return None
+    return list(state.history)
+
+
+def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position], rng: np.random.Generator | None = None,
+                  *, on_position: Callable[[int, bool], None] | None = None) -> AccuracyResult:
+    """Share of ``positions`` where ``agent``'s move keeps the best achievable result."""
+    _check_game(game)
+    rng = np.random.default_rng(0) if rng is None else rng
+    if isinstance(agent, str):
+        agent = make_agent(agent, game)
+    names = {1: "win", 0: "draw", -1: "loss"}
+    by_best = {name: [0, 0] for name in names.values()}
+    correct = 0
+    for index, position in enumerate(positions):
+        state = game.new_state()
+        for action in position.history:
+            state.apply(action)
+        agent.reset()
+        action = int(agent.act(SeatView(state, state.current_player), rng))
+        good = position.keeps_best(action)
+        correct += good
+        bucket = by_best[names[position.best]]
+        bucket[0] += good
+        bucket[1] += 1
+        if on_position is not None:
+            on_position(index, good)
+    return AccuracyResult(agent=getattr(agent, "spec", repr(agent)), positions=len(positions), correct=correct,
+                          interval=wilson_interval(correct, len(positions)),
+                          by_best={k: (v[0], v[1]) for k, v in by_best.items() if v[1]})
+
+
+def save_positions(path: str | Path, game: Game, positions: Sequence[Position]) -> None:
+    """Write a position set (histories and solved values) as JSON."""
+    data = {"game": game.name, "positions": [{"history": p.history, "values": [int(v) for v in p.values]}
+                                              for p in positions]}
+    Path(path).write_text(json.dumps(data))
+
+
+def load_positions(path: str | Path, game: Game) -> list[Position]:
+    """Read a position set written by ``save_positions``; the game must match."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError("positions", f"cannot read {path}: {exc}") from None
+    if data.get("game") != game.name:
+        raise ConfigError("positions", f"{path} holds {data.get('game')!r} positions, not {game.name!r}")
+    return [Position([int(a) for a in p["history"]], np.array(p["values"], dtype=np.int64))
+            for p in data["positions"]]
