@@ -52,6 +52,19 @@ def sample_outcome(state: State, rng: np.random.Generator) -> int:
     raise ValueError("chance node without outcomes")
 
 
+def unchecked_apply(state: State, action: int) -> None:
+    """Apply an action already known to be legal (picked from this state's mask or chance outcomes).
+
+    Skips ``State.apply``'s validation when the game uses the base ``apply`` (which only
+    validates, calls ``_apply`` and records the id); games that override ``apply`` keep theirs.
+    """
+    if type(state).apply is State.apply:
+        state._apply(action)
+        state.history.append(action)
+    else:
+        state.apply(action)
+
+
 def random_playout(state: State, rng: np.random.Generator, *, max_steps: int = 100_000) -> np.ndarray:
     """Returns of ``state`` played to the end by uniformly random moves (chance by its probabilities).
 
@@ -64,13 +77,13 @@ def random_playout(state: State, rng: np.random.Generator, *, max_steps: int = 1
         if player == TERMINAL:
             return np.asarray(state.returns(), dtype=np.float64)
         if player == CHANCE:
-            state.apply(sample_outcome(state, rng))
+            unchecked_apply(state, sample_outcome(state, rng))
             continue
-        legal = state.legal_actions()
+        legal = state.legal_mask().nonzero()[0]
         if used == len(uniforms):
             uniforms = rng.random(64)
             used = 0
-        state.apply(int(legal[int(uniforms[used] * len(legal))]))
+        unchecked_apply(state, int(legal[int(uniforms[used] * len(legal))]))
         used += 1
     raise RuntimeError(f"random playout did not end within {max_steps} steps")
 

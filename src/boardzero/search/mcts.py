@@ -23,7 +23,6 @@ extends the one they were built for.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from typing import Literal, Sequence
 
@@ -32,7 +31,8 @@ import numpy as np
 from boardzero.core.api import CHANCE, TERMINAL, Game, State
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.search.evaluator import Evaluator, sample_outcome
+from boardzero.search.evaluator import Evaluator, sample_outcome, unchecked_apply
+from boardzero.search.select import select_puct, select_uct
 from boardzero.search.tree import ROOT_INDEX, UNEXPANDED, UNVISITED, Tree
 
 
@@ -247,7 +247,7 @@ class MCTS:
             child = tree.child(node, action)
             if child == UNVISITED:
                 child = tree.add_child(node, action)
-            state.apply(action)
+            unchecked_apply(state, action)
             node = child
             nodes.append(node)
 
@@ -256,25 +256,13 @@ class MCTS:
 
     def _select(self, tree: Tree, node: int, legal: np.ndarray, player: int, rng: np.random.Generator) -> int:
         """The move to follow from decision ``node`` among the moves ``legal`` in this sampled state."""
-        moves = np.flatnonzero(legal)
-        visits = tree.edge_visits[node, moves]
-        values = tree.edge_value[node, moves]
-        parent_visits = tree.node_visits[node]
         if self.config.selection == "uct":
-            unvisited = np.flatnonzero(visits <= 0)
-            if len(unvisited):
-                return int(moves[unvisited[rng.integers(len(unvisited))]])
-            scores = values / visits + self.config.c_uct * np.sqrt(math.log(max(parent_visits, 1.0)) / visits)
-            return int(moves[np.argmax(scores)])
-        priors = tree.prior[node, moves].astype(np.float64)
-        if not (priors > 0).all():  # a move legal here but not where the node was expanded
-            priors = np.where(priors > 0, priors, 1.0 / len(moves))
-        priors /= priors.sum()
+            return select_uct(tree.edge_visits[node], tree.edge_value[node], legal, tree.node_visits[node],
+                              self.config.c_uct, rng.random())
         real_visits = tree.node_visits[node]
         fpu = (tree.node_value[node, player] / real_visits if real_visits > 0 else 0.0) - self.config.fpu_reduction
-        q = np.where(visits > 0, values / np.maximum(visits, 1e-9), fpu)
-        scores = q + self.config.c_puct * priors * (math.sqrt(max(parent_visits, 1.0)) / (1.0 + visits))
-        return int(moves[np.argmax(scores)])
+        return select_puct(tree.edge_visits[node], tree.edge_value[node], tree.prior[node], legal,
+                           tree.node_visits[node], fpu, self.config.c_puct)
 
     # ------------------------------------------------------------------ evaluation and backup
     def _evaluate_and_backup(self, leaves: list[_Leaf], rng: np.random.Generator) -> None:
