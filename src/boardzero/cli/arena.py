@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Optional
 
 import typer
@@ -69,7 +70,7 @@ def _run_with_progress(game: str, agents: list[str], games: int, seed: int, work
 
 
 def print_report(result: ArenaResult) -> None:
-    table = Table(title=f"{result.game} {result.options or ''} — {len(result.games)} games, seats rotated")
+    table = Table(title=f"{result.game} — {len(result.games)} games, seats rotated")
     for column in ("agent", "seats", "win %", "95 % interval", "wins", "draws", "losses", "mean return"):
         table.add_column(column, justify="left" if column == "agent" else "right",
                          overflow="fold", min_width=len(column) if column != "agent" else 12)
@@ -78,6 +79,8 @@ def print_report(result: ArenaResult) -> None:
         low, high = row["win_rate_ci95"]
         table.add_row(row["spec"], str(row["seats"]), f"{100 * row['win_rate']:.1f}", f"{100 * low:.1f}–{100 * high:.1f}",
                       str(row["wins"]), str(row["draws"]), str(row["losses"]), f"{row['mean_return']:+.3f}")
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)  # pipes get the whole table, not 80 columns
+    if result.options:
+        console.print("options: " + ", ".join(f"{k}={v}" for k, v in result.options.items()), highlight=False)
     console.print(table)
     console.print(f"mean game length: {result.mean_length:.1f} moves")

@@ -134,6 +134,8 @@ def play(
 
 
 def _narrator(agents: list[Agent], human_seat: int | None, watch: bool, delay: float):
+    last_player = [None]  # when watching, draw the board once per turn, not after every step
+
     def narrate(state: State, player: int, action: int) -> None:
         if player == CHANCE:
             viewer = human_seat if human_seat is not None else None
@@ -142,8 +144,9 @@ def _narrator(agents: list[Agent], human_seat: int | None, watch: bool, delay: f
             return
         if player == human_seat:
             return
-        if watch:
+        if watch and player != last_player[0]:
             print(state.render())
+        last_player[0] = player
         print(f"seat {player} ({agents[player].spec}) plays: {state.action_name(action)}")
         if delay:
             time.sleep(delay)
