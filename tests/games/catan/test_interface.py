@@ -15,7 +15,7 @@ from boardzero.games.catan import (
 )
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import testing as T
-from boardzero.games.catan.board import TILES, TOKENS, beginner_board, random_board
+from boardzero.games.catan.board import TILES, TOKENS, beginner_board, random_board, red_numbers_apart
 from boardzero.games.catan.topology import HEX_NEIGHBOURS, NUM_EDGES, NUM_HEXES, NUM_NODES
 
 A = action_id
@@ -44,6 +44,7 @@ def test_random_boards_follow_the_official_distribution_and_keep_6_and_8_apart()
         for h in range(19):
             if board.hex_number[h] in (6, 8):
                 assert all(board.hex_number[o] not in (6, 8) for o in HEX_NEIGHBOURS[h] if o >= 0)
+    assert not red_numbers_apart(np.array([6, 8] + [0] * 17))  # hexes 0 and 1 are neighbours
     _check_distribution(beginner_board())
 
 

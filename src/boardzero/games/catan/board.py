@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from boardzero.core.errors import ConfigError
 from boardzero.games.catan.topology import HARBOUR_NODES, HEX_NEIGHBOURS, NUM_HEXES, NUM_NODES
@@ -50,8 +51,8 @@ class Board:
     def node_harbours(self) -> np.ndarray:
         """[54] harbour type at each intersection, -1 where there is none."""
         out = np.full(NUM_NODES, -1, dtype=np.int64)
-        for slot, kind in enumerate(self.harbours):
-            out[HARBOUR_NODES[slot]] = kind
+        out[HARBOUR_NODES[:, 0]] = self.harbours
+        out[HARBOUR_NODES[:, 1]] = self.harbours
         return out
 
 
@@ -61,26 +62,59 @@ def beginner_board() -> Board:
     return Board(res, num, np.array(_BEGINNER_HARBOURS, dtype=np.int64))
 
 
-def _red_numbers_apart(res: np.ndarray, num: np.ndarray) -> bool:
-    for h in range(NUM_HEXES):
-        if num[h] in (6, 8):
-            for o in HEX_NEIGHBOURS[h]:
-                if o >= 0 and num[o] in (6, 8):
-                    return False
-    return True
+_HEX_ADJACENT = np.zeros((NUM_HEXES, NUM_HEXES), dtype=np.bool_)  # [19, 19]
+for _h in range(NUM_HEXES):
+    for _o in HEX_NEIGHBOURS[_h]:
+        if _o >= 0:
+            _HEX_ADJACENT[_h, _o] = True
+_TILES = np.array(TILES, dtype=np.int64)
+_RED_FIRST_TOKENS = np.array(sorted(TOKENS, key=lambda t: t not in (6, 8)), dtype=np.int64)  # 6 6 8 8 2 3 ...
+_HARBOUR_TYPES = np.array(HARBOUR_TYPES, dtype=np.int64)
+
+
+def red_numbers_apart(num: np.ndarray) -> bool:
+    """True when no two hexes numbered 6 or 8 share a side."""
+    red = (num == 6) | (num == 8)
+    return not _HEX_ADJACENT[np.ix_(red, red)].any()
+
+
+@njit(cache=True)
+def _shuffle_until_apart(land, u, adjacent):
+    """Shuffle ``land`` (Fisher-Yates with the uniforms ``u``, 17 per try) until its first four
+    hexes share no side; returns the order, or an empty array when ``u`` ran out."""
+    order = land.copy()
+    k = 0
+    while k + 17 <= u.shape[0]:
+        order[:] = land
+        for i in range(17, 0, -1):
+            j = int(u[k] * (i + 1))
+            k += 1
+            order[i], order[j] = order[j], order[i]
+        apart = True
+        for a in range(4):
+            for b in range(a + 1, 4):
+                if adjacent[order[a], order[b]]:
+                    apart = False
+        if apart:
+            return order
+    return order[:0]
 
 
 def random_board(rng: np.random.Generator) -> Board:
-    """Shuffled tiles, tokens (6 and 8 never adjacent) and harbour types."""
-    res = rng.permutation(np.array(TILES, dtype=np.int64))
+    """Shuffled tiles, tokens and harbour types, uniform over the boards whose 6s and 8s are apart.
+
+    The land hexes are shuffled until the first four (which get 6, 6, 8, 8) share no side; the
+    other tokens follow in the shuffled order. This equals rejecting whole token layouts.
+    """
+    res = rng.permutation(_TILES)
     land = np.flatnonzero(res != DESERT)
     while True:
-        num = np.zeros(NUM_HEXES, dtype=np.int64)
-        num[land] = rng.permutation(np.array(TOKENS, dtype=np.int64))
-        if _red_numbers_apart(res, num):
+        order = _shuffle_until_apart(land, rng.random(17 * 32), _HEX_ADJACENT)
+        if len(order):
             break
-    harbours = rng.permutation(np.array(HARBOUR_TYPES, dtype=np.int64))
-    return Board(res, num, harbours)
+    num = np.zeros(NUM_HEXES, dtype=np.int64)
+    num[order] = _RED_FIRST_TOKENS
+    return Board(res, num, rng.permutation(_HARBOUR_TYPES))
 
 
 def parse_board_option(board: str) -> tuple[str, int | None]:
