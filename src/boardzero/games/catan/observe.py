@@ -48,6 +48,13 @@ GLOBAL_NAMES = (
 assert len(GLOBAL_NAMES) == GLOBAL_FEATURES
 
 
+@njit(cache=True, inline="always")
+def _rel(o, seat, n):
+    """Relative seat of o seen from seat (no integer division: this runs ~130 times per observation)."""
+    r = o - seat
+    return r + n if r < 0 else r
+
+
 @njit(cache=True)
 def encode(s, seat, out, static=True):
     """Write the flat observation of ``seat`` into out (float32[FLAT_SIZE]).
@@ -134,7 +141,7 @@ def encode(s, seat, out, static=True):
             out[j + c] = 0.0
         o = s[E.NODE_OWNER + v]
         if o >= 0:
-            rel = (o - seat + n) % n
+            rel = _rel(o, seat, n)
             out[j + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)] = 1.0
         if static:
             for c in range(8, 14):
@@ -150,7 +157,7 @@ def encode(s, seat, out, static=True):
             out[j + c] = 0.0
         o = s[E.EDGE_OWNER + e]
         if o >= 0:
-            out[j + (o - seat + n) % n] = 1.0
+            out[j + _rel(o, seat, n)] = 1.0
 
 
 @njit(cache=True)
@@ -169,14 +176,14 @@ def encode_planes(s, seat, flat, out):
             v = HEX_NODES[h, k]
             o = s[E.NODE_OWNER + v]
             if o >= 0:
-                rel = (o - seat + n) % n
+                rel = _rel(o, seat, n)
                 c = HEX_FEATURES + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)
                 out[c, row, col] += 1.0 / 3.0
                 out[c, row, col + 1] += 1.0 / 3.0
             e = HEX_EDGES[h, k]
             o = s[E.EDGE_OWNER + e]
             if o >= 0:
-                c = HEX_FEATURES + 8 + (o - seat + n) % n
+                c = HEX_FEATURES + 8 + _rel(o, seat, n)
                 out[c, row, col] += 1.0 / 6.0
                 out[c, row, col + 1] += 1.0 / 6.0
 
