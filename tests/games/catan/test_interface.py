@@ -181,6 +181,10 @@ def test_sample_hidden_is_consistent_with_the_seats_knowledge():
                 seen = state.public_history(seat)
                 full = sample.clone().history  # hidden entries rewritten to a plausible completion
                 assert len(full) == len(seen) and all(a == b for a, b in zip(full, seen) if b is not None)
+                other = (seat + 1) % 4
+                nested = sample.sample_hidden(other, rng).history  # a sample of a sample keeps
+                theirs = state.public_history(other)  # the first rewrite where `other` saw the entry
+                assert all(nested[i] == full[i] for i in range(len(full)) if seen[i] is None and theirs[i] is not None)
                 for key, value in state.observe(seat).items():
                     assert np.array_equal(sample.observe(seat)[key], value), key
                 # the sample plays on to the end with every invariant intact

@@ -113,6 +113,8 @@ def redraw_hidden(s, seat, u_dev, u_res):
 
 def sample_hidden(state, seat: int, rng: np.random.Generator):
     new = state.clone()
+    if new._lazy is not None:  # a sample of a sample: finish the first rewrite before the second
+        rewrite_history(new)
     u = rng.random(121)
     redraw_hidden(new.s, seat, u[:25], u[25:120])
     # the history is rewritten when first read: (seat, seed, entries before sampling, sampled array)
