@@ -1,0 +1,96 @@
+"""Search and solver speed: rollout MCTS per move, batched PUCT tree overhead, Connect 4 solver by ply."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+from boardzero.games.connect4.solver import default_solver
+from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, UniformEvaluator
+
+
+def random_positions(game, count, rng, low, high):
+    positions = []
+    while len(positions) < count:
+        state = game.new_state()
+        for _ in range(int(rng.integers(low, high + 1))):
+            state.apply(int(rng.choice(state.legal_actions())))
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            positions.append(state)
+    return positions
+
+
+def timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def bench_rollout_mcts(game, positions, sims):
+    mcts = MCTS(game, RolloutEvaluator(game), MCTSConfig(simulations=sims, selection="uct", c_uct=1.0,
+                                                         batch_size=1, virtual_loss=0.0, reuse_tree=False))
+    rng = np.random.default_rng(0)
+    walls, cpus = [], []
+    for state in positions:
+        wall, cpu = timed(lambda: mcts.search(SeatView(state, state.current_player), rng))
+        walls.append(wall)
+        cpus.append(cpu)
+    return {"sims": sims, "moves": len(positions), "wall_s_per_move": float(np.mean(walls)),
+            "cpu_s_per_move": float(np.mean(cpus)), "sims_per_cpu_s": sims / float(np.mean(cpus))}
+
+
+def bench_batched_puct(game, positions, sims):
+    mcts = MCTS(game, UniformEvaluator(game), MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False))
+    views = [SeatView(s, s.current_player) for s in positions]
+    wall, cpu = timed(lambda: mcts.search_many(views, np.random.default_rng(0), add_noise=True))
+    return {"games": len(views), "sims": sims, "leaves_per_cpu_s": len(views) * sims / cpu, "wall_s": wall}
+
+
+def bench_solver(game, rng, plies, per_ply):
+    solver = default_solver()
+    solver.move_values([0, 6, 1, 6, 2, 5])  # compile / load the cache outside the timings
+    out = {}
+    for ply in plies:
+        times = []
+        for state in random_positions(game, per_ply, rng, ply, ply):
+            times.append(timed(lambda: solver.move_values(state.history))[1])
+        out[str(ply)] = {"positions": per_ply, "cpu_s_mean": float(np.mean(times)), "cpu_s_max": float(np.max(times))}
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--positions", type=int, default=20)
+    args = parser.parse_args()
+    game = make("connect4")
+    rng = np.random.default_rng(1)
+    positions = random_positions(game, args.positions, rng, 0, 20)
+    result = {
+        "rollout_mcts_connect4": bench_rollout_mcts(game, positions, 400),
+        "batched_puct_connect4": bench_batched_puct(game, positions[:16], 200),
+        "connect4_solver_move_values_by_ply": bench_solver(game, rng, (10, 14, 18, 24), 5),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    r = result["rollout_mcts_connect4"]
+    print(f"rollout MCTS, connect4, {r['sims']} sims: {r['wall_s_per_move']:.3f} s/move wall, "
+          f"{r['cpu_s_per_move']:.3f} s/move CPU, {r['sims_per_cpu_s']:.0f} sims per CPU second ({r['moves']} moves)")
+    b = result["batched_puct_connect4"]
+    print(f"batched PUCT (uniform evaluator), {b['games']} games x {b['sims']} sims: "
+          f"{b['leaves_per_cpu_s']:.0f} leaves per CPU second")
+    for ply, s in result["connect4_solver_move_values_by_ply"].items():
+        print(f"connect4 solver, all 7 move values at ply {ply}: mean {s['cpu_s_mean']:.3f} s, "
+              f"max {s['cpu_s_max']:.3f} s CPU ({s['positions']} random positions)")
+
+
+if __name__ == "__main__":
+    main()
