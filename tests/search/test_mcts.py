@@ -21,6 +21,7 @@ from tests.search.tiny_games import (
     SAFE,
     CoinGame,
     GuessGame,
+    ShapeShiftGame,
     ThreePlayerTree,
 )
 
@@ -175,6 +176,25 @@ def test_hidden_information_is_never_read():
     assert np.array_equal(results[0].value, results[1].value)
     # a searcher that knew the card would raise and win; not knowing it, folding (-0.2) beats guessing (-1/3)
     assert results[0].best_action() == 0
+
+
+class DecisionOnlyEvaluator(UniformEvaluator):
+    """Fails if the search ever asks about a chance or terminal state."""
+
+    def evaluate(self, states):
+        assert all(state.current_player >= 0 for state in states)
+        return super().evaluate(states)
+
+
+@pytest.mark.parametrize("selection", ["puct", "uct"])
+def test_determinizations_that_disagree_about_a_node(rng, selection):
+    game = ShapeShiftGame()
+    state = game.new_state()
+    state.apply(1)
+    mcts = MCTS(game, DecisionOnlyEvaluator(game), MCTSConfig(simulations=300, selection=selection, batch_size=4))
+    result = mcts.search(SeatView(state, 0), rng)
+    assert result.visits.sum() == 299
+    assert result.best_action() in (0, 1)
 
 
 def test_search_many_matches_single_searches():

@@ -228,3 +228,63 @@ class GuessState(_TinyState):
         other = super().clone()
         other.guarded = False
         return other
+
+
+class ShapeShiftGame(Game):
+    """A hidden bit decides what follows seat 0's move: the end (bit 0) or a coin flip, then seat 1 (bit 1).
+    Determinizations disagree about the kind of node below the root."""
+
+    name = "shape_shift"
+    num_players = 2
+    num_actions = 2
+    observation_spec = {"flat": (8,)}
+    has_chance = True
+    has_hidden_information = True
+
+    def new_state(self, *, seed=None):
+        return ShapeShiftState(self, seed)
+
+    def action_name(self, action):
+        return f"action {action}"
+
+
+class ShapeShiftState(_TinyState):
+    def __init__(self, game, seed=None):
+        self.game, self.seed, self.history = game, seed, []
+
+    @property
+    def current_player(self):
+        h = self.history
+        if not h:
+            return CHANCE
+        if len(h) == 1:
+            return 0
+        if h[0] == 0 or len(h) == 4:
+            return TERMINAL
+        return CHANCE if len(h) == 2 else 1
+
+    def legal_mask(self):
+        return np.full(2, self.current_player >= 0, dtype=bool)
+
+    def chance_outcomes(self):
+        return [(0, 0.5), (1, 0.5)] if self.current_player == CHANCE else []
+
+    def _apply(self, action):
+        pass
+
+    def returns(self):
+        if self.current_player != TERMINAL:
+            return np.zeros(2)
+        value = 1.0 if self.history[1] == 0 else 0.0
+        if self.history[0] == 1:
+            value = 0.5 if self.history[2] == self.history[3] else -0.5
+        return np.array([value, -value])
+
+    def public_history(self, seat):
+        return [None if i == 0 else a for i, a in enumerate(self.history)]
+
+    def sample_hidden(self, seat, rng):
+        other = self.clone()
+        if other.history:
+            other.history[0] = int(rng.integers(2))
+        return other

@@ -230,12 +230,12 @@ class MCTS:
             kind = tree.player[node]
             if kind == UNEXPANDED:
                 if player != CHANCE:
-                    return self._pending(search, nodes, edges, state, expand=True)
+                    return self._pending(search, nodes, edges, state, rng, expand=True)
                 tree.player[node] = CHANCE  # chance nodes need no evaluation
                 kind = CHANCE
             if kind != player:
                 # another determinization disagrees about who moves here: evaluate, do not expand
-                return self._pending(search, nodes, edges, state, expand=False)
+                return self._pending(search, nodes, edges, state, rng, expand=False)
             if player == CHANCE:
                 action = sample_outcome(state, rng)
             else:
@@ -251,7 +251,14 @@ class MCTS:
             node = child
             nodes.append(node)
 
-    def _pending(self, search, nodes, edges, state, *, expand: bool) -> _Leaf:
+    def _pending(self, search, nodes, edges, state, rng, *, expand: bool) -> _Leaf | None:
+        """A leaf waiting for the evaluator; a state off the tree first draws its chance outcomes."""
+        if not expand:
+            while state.current_player == CHANCE:
+                unchecked_apply(state, sample_outcome(state, rng))
+            if state.current_player == TERMINAL:
+                self._backup(search, nodes, edges, np.asarray(state.returns(), dtype=np.float64))
+                return None
         return _Leaf(search, nodes, edges, state, expand)
 
     def _select(self, tree: Tree, node: int, legal: np.ndarray, player: int, rng: np.random.Generator) -> int:
