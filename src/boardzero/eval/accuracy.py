@@ -74,7 +74,8 @@ class AccuracyResult:
                 "by_best": {k: list(v) for k, v in self.by_best.items()}}
 
 
-def _check_game(game: Game) -> None:
+def check_solved(game: Game) -> None:
+    """ConfigError unless ``game`` has an exact solver."""
     if game.name not in SOLVED_GAMES:
         raise ConfigError("game", f"move accuracy needs an exact solver; solved games: {', '.join(SOLVED_GAMES)}")
 
@@ -83,7 +84,7 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
                      max_ply: int | None = None, random_share: float = 0.5, require_choice: bool = True,
                      max_tries: int | None = None) -> list[Position]:
     """``count`` distinct solved positions from varied games (see the module docstring)."""
-    _check_game(game)
+    check_solved(game)
     low, high = DEFAULT_PLY_RANGE[game.name]
     low = low if min_ply is None else min_ply
     high = high if max_ply is None else max_ply
@@ -124,7 +125,7 @@ def _play_to(game: Game, ply: int, greedy: Agent, random_share: float, rng: np.r
 def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position], rng: np.random.Generator | None = None,
                   *, on_position: Callable[[int, bool], None] | None = None) -> AccuracyResult:
     """Share of ``positions`` where ``agent``'s move keeps the best achievable result."""
-    _check_game(game)
+    check_solved(game)
     rng = np.random.default_rng(0) if rng is None else rng
     if isinstance(agent, str):
         agent = make_agent(agent, game)
