@@ -94,6 +94,7 @@ class Trainer:
         self.replay = ReplayBuffer(config.train.replay_size, self.spec.input_shape, self.spec.num_actions,
                                    self.spec.num_players)
         self.step = 0
+        self.saved_step = -1  # step of the last checkpoint written by this process
         self.ratings: dict[str, Any] = {"elo": 0.0, "best_step": None, "best_elo": 0.0}
         self.latest_eval: dict[str, float] = {}
         self.generation = 0  # how many times this run was started (varies the actors' seeds)
@@ -142,6 +143,7 @@ class Trainer:
                 "generation": self.generation, "trainer": "alphazero"}
 
     def save_checkpoint(self) -> Path:
+        self.saved_step = self.step
         path = save_training(self.checkpoint_dir, self.step, self.net, self.optimizer,
                              self.replay if self.config.train.save_replay else None, self._metadata(),
                              keep=self.config.train.keep_checkpoints)
@@ -243,7 +245,7 @@ class Trainer:
             actors.close()
             metrics_log.close()
             restore_sigterm()
-        if self.step > 0:
+        if self.step > 0 and self.saved_step != self.step:
             self.save_checkpoint()
         wall = time.monotonic() - started
         self.console.log(f"stopped at step {self.step} after {wall:.0f} s: {games} games, {samples} samples")
