@@ -481,3 +481,19 @@ def test_options_are_validated():
         make("catan", players=5)
     with pytest.raises(ConfigError, match="board"):
         make("catan", board="huge")
+
+
+def test_impossible_chance_outcomes_are_rejected():
+    state = T.scenario(phase="pre_roll")
+    state.apply(A("roll"))
+    for outcome in (1, 13, 20, 30):
+        with pytest.raises(IllegalActionError, match="not a possible chance outcome"):
+            state.apply(outcome)
+    steal = T.scenario(players=3, phase="robber")
+    T.settlement(steal, 1, 12)
+    T.give(steal, 1, ore=1)
+    steal.apply(A("robber", hex=4))
+    with pytest.raises(IllegalActionError):
+        steal.apply(E.O_STEAL + 0)  # seat 1 holds no wood
+    steal.apply(E.O_STEAL + 4)
+    assert T.hand(steal, 0)["ore"] == 1

@@ -559,6 +559,19 @@ def chance_outcomes(s, ids, probs):
     return c
 
 
+@njit(cache=True)
+def chance_possible(s, o):
+    """Whether o is a chance outcome with positive probability now."""
+    ph = s[G_PHASE]
+    if ph == PH_DICE:
+        return 2 <= o <= 12
+    if ph == PH_DEV_DRAW:
+        return O_DEV <= o < O_DEV + 5 and s[DECK + o - O_DEV] > 0
+    if ph == PH_STEAL:
+        return O_STEAL <= o < O_STEAL + 5 and s[pb(s[G_VICTIM]) + P_HAND + o - O_STEAL] > 0
+    return False
+
+
 # ----------------------------------------------------------------------------- transitions
 @njit(cache=True)
 def check_win(s):

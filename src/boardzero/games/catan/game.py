@@ -161,7 +161,7 @@ class CatanState(State):
         ids = np.empty(11, dtype=np.int64)
         probs = np.empty(11, dtype=np.float64)
         c = E.chance_outcomes(self.s, ids, probs)
-        return [(int(ids[i]), float(probs[i])) for i in range(c)]
+        return list(zip(ids[:c].tolist(), probs[:c].tolist()))
 
     def apply(self, action: int) -> None:
         a = int(action)
@@ -173,7 +173,7 @@ class CatanState(State):
             raise IllegalActionError(a, "the game is over")
         if ph == E.PH_DICE or ph == E.PH_DEV_DRAW or ph == E.PH_STEAL:
             actor = CHANCE
-            if a not in {o for o, p in self.chance_outcomes() if p > 0}:
+            if not E.chance_possible(s, a):
                 raise IllegalActionError(a, "not a possible chance outcome here; possible: "
                                             f"{[o for o, _ in self.chance_outcomes()]}")
             if ph == E.PH_DEV_DRAW:
