@@ -283,3 +283,11 @@ def test_config_errors_name_the_field():
         MCTSConfig(simulations=0)
     with pytest.raises(ConfigError, match="selection"):
         MCTSConfig(selection="best-first")
+
+
+def test_a_one_simulation_search_still_names_a_legal_move(rng):
+    state = play_actions("connect4", [3, 3, 3, 3, 3, 3])  # column 3 is full
+    result = MCTS(state.game, UniformEvaluator(state.game), MCTSConfig(simulations=1)).search(view_of(state), rng)
+    assert result.visits.sum() == 0
+    assert result.best_action() != 3
+    assert result.policy(1.0)[3] == 0 and np.isclose(result.policy(1.0).sum(), 1.0)

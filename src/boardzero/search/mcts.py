@@ -74,10 +74,17 @@ class SearchResult:
     player: int  # seat to move at the root
     tree: Tree = field(repr=False)  # the tree after the search; the root is ROOT_INDEX
     root: int = ROOT_INDEX
+    legal: np.ndarray | None = None  # [A] the root's legal mask
 
     def policy(self, temperature: float = 1.0) -> np.ndarray:
-        """float[A]: visits ** (1 / temperature), normalised; temperature 0 splits evenly among the most visited."""
+        """float[A]: visits ** (1 / temperature), normalised; temperature 0 splits evenly among the most visited.
+
+        With no visits at all (a one-simulation search) it is uniform over the legal moves.
+        """
         visits = self.visits.astype(np.float64)
+        if visits.max() <= 0:
+            legal = self.legal if self.legal is not None else np.ones_like(visits, dtype=bool)
+            return legal / legal.sum()
         if temperature <= 0:
             best = visits == visits.max()
             return best / best.sum()
@@ -86,12 +93,14 @@ class SearchResult:
         return weights / weights.sum()
 
     def best_action(self) -> int:
-        """The most visited move; ties go to the higher mean value."""
-        most = np.flatnonzero(self.visits == self.visits.max())
+        """The most visited move; ties go to the higher mean value, then the higher prior."""
+        visits = self.visits if self.legal is None else np.where(self.legal, self.visits, -1.0)
+        most = np.flatnonzero(visits == visits.max())
         if len(most) == 1:
             return int(most[0])
         q = np.nan_to_num(self.q[most], nan=-np.inf)
-        return int(most[np.argmax(q)])
+        best = most[q == q.max()]
+        return int(best[np.argmax(self.prior[best])])
 
 
 @dataclass
@@ -308,7 +317,7 @@ class MCTS:
         with np.errstate(invalid="ignore", divide="ignore"):
             q = np.where(visits > 0, tree.edge_value[ROOT_INDEX] / visits, np.nan)
         result = SearchResult(visits=visits, value=tree.mean_value(ROOT_INDEX), prior=tree.prior[ROOT_INDEX].copy(),
-                              q=q, player=search.view.seat, tree=tree)
+                              q=q, player=search.view.seat, tree=tree, legal=search.view.legal_mask.copy())
         if self.config.reuse_tree:
             self._pool.append(_StoredTree(tree, list(search.view.history), search.view.seat, search.setup))
             del self._pool[: max(0, len(self._pool) - self._pool_limit)]
