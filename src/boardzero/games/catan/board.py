@@ -34,7 +34,7 @@ _BEGINNER = (
     (WOOD, 8), (ORE, 3), (WHEAT, 4), (SHEEP, 5),
     (BRICK, 5), (WHEAT, 6), (SHEEP, 11),
 )
-# Harbour slots clockwise from the top-left (topology.HARBOUR_EDGES order).
+# Harbour slots clockwise from path 10, the upper-left side of hex 3 (topology.HARBOUR_EDGES order).
 _BEGINNER_HARBOURS = (GENERIC, SHEEP, GENERIC, GENERIC, BRICK, WOOD, GENERIC, WHEAT, ORE)
 
 

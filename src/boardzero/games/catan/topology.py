@@ -101,14 +101,14 @@ for _h in range(NUM_HEXES):
 
 
 def _coast_edges() -> list[int]:
-    """Edges on the coast (one hex only), clockwise starting at the top-left hex's upper-left side."""
+    """Edges on the coast (one hex only), clockwise starting at the upper-left side of hex 3 (path 10)."""
     coast = [e for e in range(NUM_EDGES) if EDGE_HEXES[e, 1] < 0]
     cx, cy = HEX_CENTRES[:, 0].mean(), HEX_CENTRES[:, 1].mean()
 
     def angle(e):
         (xa, ya), (xb, yb) = NODE_XY[EDGE_NODES[e, 0]], NODE_XY[EDGE_NODES[e, 1]]
         mx, my = (xa + xb) / 2 - cx, ((ya + yb) / 2 - cy) * 0.866  # y scale makes the hexes regular
-        return (np.arctan2(mx, -my) + 2 * np.pi + 0.75) % (2 * np.pi)  # clockwise from the upper left
+        return (np.arctan2(mx, -my) + 2 * np.pi + 0.75) % (2 * np.pi)  # clockwise from the upper left (path 10)
 
     return sorted(coast, key=angle)
 
