@@ -238,3 +238,15 @@ def test_batched_games_match_the_single_game_encoder():
         assert np.array_equal(state.observe(int(seats[i]))["flat"], obs[i])
     with pytest.raises(ValueError, match="not legal"):
         env.step(np.array([np.flatnonzero(~m)[0] for m in masks]))
+
+
+def test_sampled_hands_never_give_the_player_on_turn_a_win_already():
+    state = T.scenario(players=2, vp_to_win=5, seat=1)
+    for node in (0, 2, 12, 30):
+        T.settlement(state, 1, node)  # 4 visible points for seat 1, on turn
+    T.dev(state, 1, knight=1)  # seat 0 cannot tell it from a victory point card
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        sample = state.sample_hidden(0, rng)
+        assert sample.victory_points(1) == 4
+        assert sample.dev_cards(1).sum() == 1

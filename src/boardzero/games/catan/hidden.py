@@ -111,12 +111,29 @@ def redraw_hidden(s, seat, u_dev, u_res):
                     s[E.kn(t, q, r)] = s[E.kn(seat, q, r)]
 
 
+def _hidden_win(s, seat: int) -> bool:
+    """The opponent whose turn it is holds enough victory-point cards to have won already.
+
+    (Other opponents may truly hold enough points while waiting for their turn, after a longest
+    road passed to them, so only the player on turn is ruled out.)
+    """
+    p = int(s[E.G_TURN_PLAYER])
+    return (p != seat and s[E.G_PHASE] != E.PH_OVER and s[E.G_SETUP_STEP] >= 2 * s[E.G_NUM_PLAYERS]
+            and E.victory_points(s, p, True) >= s[E.G_VP_TO_WIN])
+
+
 def sample_hidden(state, seat: int, rng: np.random.Generator):
     new = state.clone()
     if new._lazy is not None:  # a sample of a sample: finish the first rewrite before the second
         rewrite_history(new)
-    u = rng.random(121)
-    redraw_hidden(new.s, seat, u[:25], u[25:120])
+    original = new.s.copy()
+    for attempt in range(50):  # the player on turn cannot hold enough hidden points to have won
+        if attempt:
+            new.s[:] = original
+        u = rng.random(121)
+        redraw_hidden(new.s, seat, u[:25], u[25:120])
+        if not _hidden_win(new.s, seat):
+            break
     # the history is rewritten when first read: (seat, seed, entries before sampling, sampled array)
     new._lazy = (seat, int(u[120] * 2**31), new._len, new.s.copy())
     return new
