@@ -22,7 +22,6 @@ extends the one they were built for.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Literal, Sequence
 
@@ -323,7 +322,3 @@ class MCTS:
             del self._pool[: max(0, len(self._pool) - self._pool_limit)]
         return result
 
-
-def config_with(config: MCTSConfig, **changes) -> MCTSConfig:
-    """A copy of ``config`` with some fields changed (validated)."""
-    return dataclasses.replace(config, **changes)
