@@ -141,6 +141,18 @@ def test_a_steal_is_seen_by_thief_and_victim_only():
     assert wood.public_history(0)[-1] == wood.public_history(1)[-1] == E.O_STEAL
 
 
+def test_a_steal_from_a_hand_known_to_be_one_kind_is_no_secret():
+    state = _steal(E.O_STEAL + 4)  # seat 1 held wood and ore: seat 2 loses track of one card
+    assert [int(state.s[E.kn(2, 1, r)]) for r in range(5)] == [0, 0, 0, 0, 0]
+    single = T.scenario(players=3, phase="robber")
+    T.settlement(single, 1, 12)
+    T.give(single, 1, ore=2)
+    single.apply(A("robber", hex=4))
+    single.apply(E.O_STEAL + 4)
+    assert [int(single.s[E.kn(2, 1, r)]) for r in range(5)] == [0, 0, 0, 0, 1]
+    assert [int(single.s[E.kn(2, 0, r)]) for r in range(5)] == [0, 0, 0, 0, 1]
+
+
 def test_resource_hands_are_public_except_steals():
     state = T.scenario(players=3, phase="pre_roll")
     T.settlement(state, 1, 12)

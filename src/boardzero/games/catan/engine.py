@@ -738,9 +738,20 @@ def apply_chance(s, o):
             elif q == v:
                 s[kn(q, p, r)] += 1
             else:
+                known = 0
+                kinds = 0
                 for x in range(5):
-                    k = kn(q, v, x)
-                    s[k] = max(s[k] - 1, 0)
+                    known += s[kn(q, v, x)]
+                    if s[kn(q, v, x)] > 0:
+                        kinds += 1
+                if kinds == 1 and known == s[pb(v) + P_CARDS] + 1:
+                    # q knew the victim's whole hand and it was of one kind: the card is no secret
+                    s[kn(q, v, r)] -= 1
+                    s[kn(q, p, r)] += 1
+                else:  # any one card may have gone: every sure count drops by one
+                    for x in range(5):
+                        k = kn(q, v, x)
+                        s[k] = max(s[k] - 1, 0)
         s[G_VICTIM] = -1
         after_robber(s)
 

@@ -9,7 +9,7 @@ trades, discards, monopoly, year of plenty) is seen by everyone, so each seat
 tracks ``KNOWN[seat][p][r]``, a sure lower bound of what p holds, with the card
 count exact. A steal between two others lowers every bound of the victim by one
 (the observer does not know which card went), and the thief's extra card is
-unknown.
+unknown (unless the victim's hand was fully known and of one resource).
 
 ``sample_hidden`` redraws exactly those unknowns: opponents' development cards
 from the unseen pool (deck + opponents' hands), and opponents' unknown
