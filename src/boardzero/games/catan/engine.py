@@ -318,7 +318,7 @@ def longest_road(s, p):
 
 @njit(cache=True)
 def update_longest_road_holder(s):
-    """Official rule: the holder keeps the card while tied for longest; otherwise a sole longest
+    """5th-edition Almanac: the holder keeps the card while tied for longest; otherwise a sole longest
     road of 5+ takes it; if several tie (without the holder) or nobody has 5+, it is set aside."""
     n = s[G_NUM_PLAYERS]
     holder = s[G_LONGEST_ROAD]
