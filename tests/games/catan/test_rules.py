@@ -497,3 +497,17 @@ def test_impossible_chance_outcomes_are_rejected():
         steal.apply(E.O_STEAL + 0)  # seat 1 holds no wood
     steal.apply(E.O_STEAL + 4)
     assert T.hand(steal, 0)["ore"] == 1
+
+
+def test_longest_road_counts_a_ring_and_its_tail_but_not_branches():
+    state = T.scenario(players=2)
+    T.road_path(state, 0, [8, 13, 18, 23, 17, 12, 8])  # the six sides of hex 4
+    assert int(state.s[E.pb(0) + E.P_ROAD_LEN]) == 6
+    T.road_path(state, 0, [12, 7, 3])  # a tail of two from a ring corner
+    assert int(state.s[E.pb(0) + E.P_ROAD_LEN]) == 8
+    T.road_path(state, 0, [13, 9])  # a branch at another ring corner: no trail uses all 9 (4 odd ends)
+    assert int(state.s[E.pb(0) + E.P_ROAD_LEN]) == 8
+    T.settlement(state, 0, 18)  # own buildings do not cut
+    assert int(state.s[E.pb(0) + E.P_ROAD_LEN]) == 8
+    T.settlement(state, 1, 23)  # an opponent's does: 3-7-12-8-13-18-23 is the longest now
+    assert int(state.s[E.pb(0) + E.P_ROAD_LEN]) == 6
