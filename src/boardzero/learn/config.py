@@ -38,6 +38,8 @@ class SelfPlayConfig:
     dirichlet_fraction: float = doc(0.25, "share of Dirichlet noise in the root priors")
     search_batch: int = doc(8, "leaves gathered per game per network call (virtual loss)")
     temperature_moves: int = doc(10, "moves per game chosen in proportion to visits; later moves take the most visited")
+    random_move_share: float = doc(0.0, "chance that a move played is uniformly random (its sample keeps the search "
+                                        "target), so the net also learns positions after blunders")
     publish_every: int = doc(50, "learner steps between sending new weights to the actors")
     seed: int = doc(0, "base seed of the actors' random generators")
 
@@ -96,7 +98,7 @@ NON_NEGATIVE = {"network.blocks", "selfplay.dirichlet_alpha", "selfplay.temperat
                 "train.weight_decay", "train.grad_clip", "train.value_weight", "train.min_replay",
                 "train.keep_checkpoints", "eval.every", "eval.games_vs_random", "eval.games_vs_mcts",
                 "eval.games_vs_best"}
-FRACTIONS = {"selfplay.dirichlet_fraction", "eval.promote_threshold"}
+FRACTIONS = {"selfplay.dirichlet_fraction", "selfplay.random_move_share", "eval.promote_threshold"}
 
 
 def _check_value(field: str, value: Any, annotation: Any) -> Any:

@@ -66,7 +66,7 @@ class SelfPlay:
             trajectory.mask.append(view.legal_mask)
             trajectory.policy.append(policy.astype(np.float32))
             trajectory.player.append(view.seat)
-            state.apply(self._choose(policy, len(trajectory.player)))
+            state.apply(self._choose(policy, view.legal_actions, len(trajectory.player)))
             self._skip_chance(state)
             self.moves += 1
             if state.is_terminal():
@@ -76,7 +76,9 @@ class SelfPlay:
                 self.trajectories[slot] = _Trajectory()
         return finished
 
-    def _choose(self, policy: np.ndarray, move_number: int) -> int:
+    def _choose(self, policy: np.ndarray, legal_actions: np.ndarray, move_number: int) -> int:
+        if self.config.random_move_share and self.rng.random() < self.config.random_move_share:
+            return int(self.rng.choice(legal_actions))
         if move_number <= self.config.temperature_moves:
             return int(self.rng.choice(len(policy), p=policy))
         best = np.flatnonzero(policy == policy.max())
