@@ -223,20 +223,11 @@ class Trainer:
                 if self.step % cfg.selfplay.publish_every == 0:
                     actors.publish(self.step, self.weights())
                 if self.step % cfg.train.log_every == 0:
-                    elapsed = max(time.monotonic() - last_log, 1e-6)
-                    rates = {"charts/games_per_s": window["games"] / elapsed,
-                             "charts/samples_per_s": window["samples"] / elapsed,
-                             "charts/steps_per_s": window["steps"] / elapsed,
-                             "charts/replay_size": float(len(self.replay)),
-                             "charts/games_total": float(games)}
-                    metrics_log.log(self.step, {**losses, **rates})
-                    self._progress(rates, losses)
+                    self._log(metrics_log, losses, window, time.monotonic() - last_log, games)
                     window = {"games": 0, "samples": 0, "steps": 0}
                     last_log = time.monotonic()
                 if cfg.eval.every and self.step % cfg.eval.every == 0:
-                    results = self.run_evaluation()
-                    metrics_log.log(self.step, results)
-                    self.console.log(f"step {self.step} evaluation: " + self._format_eval(results))
+                    self._evaluate(metrics_log)
                 if self.step % cfg.train.checkpoint_every == 0:
                     self.save_checkpoint()
         except KeyboardInterrupt:
@@ -251,6 +242,22 @@ class Trainer:
         self.console.log(f"stopped at step {self.step} after {wall:.0f} s: {games} games, {samples} samples")
         return {"step": self.step, "games": games, "samples": samples, "seconds": wall, "losses": losses,
                 "latest_eval": self.latest_eval}
+
+    def _log(self, metrics_log: MetricsLog, losses: dict[str, float], window: dict[str, int], elapsed: float,
+             games: int) -> None:
+        elapsed = max(elapsed, 1e-6)
+        rates = {"charts/games_per_s": window["games"] / elapsed,
+                 "charts/samples_per_s": window["samples"] / elapsed,
+                 "charts/steps_per_s": window["steps"] / elapsed,
+                 "charts/replay_size": float(len(self.replay)),
+                 "charts/games_total": float(games)}
+        metrics_log.log(self.step, {**losses, **rates})
+        self._progress(rates, losses)
+
+    def _evaluate(self, metrics_log: MetricsLog) -> None:
+        results = self.run_evaluation()
+        metrics_log.log(self.step, results)
+        self.console.log(f"step {self.step} evaluation: " + self._format_eval(results))
 
     def _progress(self, rates: dict[str, float], losses: dict[str, float]) -> None:
         self.console.log(
