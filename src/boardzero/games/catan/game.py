@@ -262,6 +262,11 @@ class CatanState(State):
             return f"trade {rate} {RESOURCE_NAMES[g]} for 1 {RESOURCE_NAMES[r]}"
         return A.action_name(a, self.board_arrays())
 
+    def action_name(self, action: int) -> str:
+        if self.current_player == CHANCE:
+            return self.game.outcome_name(action)
+        return self.describe(action)
+
     def illegal_reason(self, action: int) -> str:
         return explain.illegal_reason(self, int(action))
 

@@ -1,7 +1,8 @@
 """Text picture of a Catan position for the terminal (readable without colours).
 
 Seat k's settlements are ``(a)``, ``(b)``, ... (``"abcd"[k]``), cities ``[A]``,
-``[B]``, ..., roads the letter drawn along the path. Each hex shows its
+``[B]``, ..., roads the letter drawn along the path; a free intersection
+shows its id. Each hex shows its
 terrain, number (with ``R`` when the robber is there) and ``#id``; harbours
 are written outside the coast as ``3:1`` or ``2:1 wood``.
 """
@@ -67,7 +68,8 @@ def render(state, seat: int | None = None, *, color: bool = False) -> str:
             token = f"[{LETTERS[owner].upper()}]" if s[E.NODE_LEVEL + v] == 2 else f"({LETTERS[owner]})"
             put(r, c - 1, token, owner)
         else:
-            put(r, c, ".")
+            label = str(v)  # free intersections show their id, so a person can find "settlement at 17"
+            put(r, c - (len(label) - 1), label)
     robber = int(s[E.G_ROBBER])
     for h, (x, y) in enumerate(HEX_CENTRES):
         r, c = _pos(x, y)
