@@ -26,6 +26,7 @@ from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.games.catan import engine as E
+from boardzero.games.catan import explain
 from boardzero.games.catan.topology import EDGE_NODES, HEX_NODES, NODE_EDGES, NODE_HEXES, NODE_NODES
 
 WOOD, BRICK, SHEEP, WHEAT, ORE = range(5)
@@ -53,15 +54,10 @@ BUILD_WEIGHT = {"city": 1000.0, "settlement": 500.0, "dev": 50.0, "road": 5.0}
 
 def action_kind(a: int) -> str:
     """A coarse kind of a Catan action id: settlement, city, road, dev (buy), or other."""
-    if a < E.A_CITY:
-        return "settlement"
-    if a < E.A_ROAD:
-        return "city"
-    if a < E.A_ROBBER:
-        return "road"
-    if a == E.A_BUY_DEV:
+    kind = explain.action_kind(a)
+    if kind == "buy":
         return "dev"
-    return "other"
+    return kind if kind in ("settlement", "city", "road") else "other"
 
 
 class WeightedAgent(Agent):

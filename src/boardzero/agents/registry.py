@@ -8,7 +8,6 @@ positional argument (``az:runs/c4``).
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
 import typing
@@ -16,7 +15,7 @@ from typing import Any, Callable
 
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
-from boardzero.core.registry import coerce
+from boardzero.core.registry import coerce, resolve
 
 from boardzero.agents.base import Agent
 
@@ -43,17 +42,7 @@ def agent_names() -> list[str]:
 
 
 def _factory(name: str) -> Callable[..., Agent]:
-    if name not in _AGENTS:
-        raise ConfigError("agent", f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
-    target = _AGENTS[name]
-    if isinstance(target, str):
-        module_name, _, attr = target.partition(":")
-        try:
-            target = getattr(importlib.import_module(module_name), attr)
-        except ImportError as exc:
-            raise ConfigError("agent", f"agent {name!r} is unavailable in this install: {exc}") from None
-        _AGENTS[name] = target
-    return target
+    return resolve(_AGENTS, name, "agent")
 
 
 def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:

@@ -33,16 +33,21 @@ def games() -> list[str]:
 
 
 def game_class(name: str) -> type[Game]:
-    if name not in _GAMES:
-        raise ConfigError("game", f"unknown game {name!r}; known games: {', '.join(games())}")
-    target = _GAMES[name]
+    return resolve(_GAMES, name, "game")
+
+
+def resolve(table: dict, name: str, kind: str):
+    """Look ``name`` up in a registry ``table``, importing a ``"module:attr"`` entry on first use."""
+    if name not in table:
+        raise ConfigError(kind, f"unknown {kind} {name!r}; known {kind}s: {', '.join(sorted(table))}")
+    target = table[name]
     if isinstance(target, str):
         module_name, _, attr = target.partition(":")
         try:
             target = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError) as exc:
-            raise ConfigError("game", f"game {name!r} is unavailable in this install: {exc}") from None
-        _GAMES[name] = target
+            raise ConfigError(kind, f"{kind} {name!r} is unavailable in this install: {exc}") from None
+        table[name] = target
     return target
 
 

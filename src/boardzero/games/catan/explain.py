@@ -55,17 +55,18 @@ def _phase_reason(state, a: int) -> str | None:
         E.PH_ROAD_BUILDING: ("road",),
         E.PH_YEAR_OF_PLENTY: ("take",),
     }.get(ph, ())
-    if _kind(a) in allowed:
+    if action_kind(a) in allowed:
         return None
     if ph == E.PH_DISCARD:
         left = int(state.s[E.pb(p) + E.P_DISCARD])
         return f"seat {p} must first discard {left} more card(s) after the 7"
-    if ph == E.PH_PRE_ROLL and _kind(a) in ("settlement", "city", "road", "trade", "buy", "end"):
+    if ph == E.PH_PRE_ROLL and action_kind(a) in ("settlement", "city", "road", "trade", "buy", "end"):
         return f"seat {p} must roll the dice first (only a development card may be played before the roll)"
     return f"not allowed now: the current step is '{PHASE_NAMES[ph]}' for seat {p}"
 
 
-def _kind(a: int) -> str:
+def action_kind(a: int) -> str:
+    """The kind of a Catan action id: settlement, city, road, robber, rob, discard, take, dev, trade, buy, roll, end."""
     if a < E.A_CITY:
         return "settlement"
     if a < E.A_ROAD:
@@ -159,7 +160,7 @@ def illegal_reason(state, a: int) -> str:
         return reason
     s = state.s
     p = state.current_player
-    kind = _kind(a)
+    kind = action_kind(a)
     if kind == "settlement":
         return _settlement_reason(state, p, a - E.A_SETTLEMENT)
     if kind == "city":
