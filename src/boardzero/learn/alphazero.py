@@ -176,14 +176,14 @@ class Trainer:
         started = time.monotonic()
         results = evaluate(self.game, self.net, best_net, self.config.eval, self.rng)
         versus_best = results.get("eval/search_vs_best")
-        if best_net is None or (versus_best is not None and versus_best >= self.config.eval.promote_threshold):
-            elo = self.ratings.get("best_elo", 0.0) + (elo_difference(versus_best) if versus_best is not None else 0.0)
-            self.ratings.update(elo=elo, best_step=self.step, best_elo=elo)
+        best_elo = self.ratings.get("best_elo", 0.0)
+        gap = 0.0 if versus_best is None else elo_difference(versus_best, self.config.eval.games_vs_best)
+        promote = best_net is None or (versus_best is not None and versus_best >= self.config.eval.promote_threshold)
+        self.ratings["elo"] = best_elo + gap
+        if promote:
+            self.ratings.update(best_step=self.step, best_elo=self.ratings["elo"])
             save_network(self.checkpoint_dir / "best", self.net, self._metadata())
-            results["eval/promoted"] = 1.0
-        else:
-            self.ratings["elo"] = self.ratings.get("best_elo", 0.0) + elo_difference(versus_best or 0.5)
-            results["eval/promoted"] = 0.0
+        results["eval/promoted"] = float(promote)
         results["eval/elo"] = self.ratings["elo"]
         results["eval/seconds"] = time.monotonic() - started
         self.latest_eval = {k: round(v, 4) for k, v in results.items()}

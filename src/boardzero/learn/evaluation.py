@@ -32,10 +32,11 @@ def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random
     return total / games
 
 
-def elo_difference(score_: float) -> float:
-    """Elo gap implied by a score, clipped to +-800 at the extremes."""
-    score_ = min(max(score_, 1e-3), 1 - 1e-3)
-    return max(-800.0, min(800.0, -400.0 * math.log10(1.0 / score_ - 1.0)))
+def elo_difference(score_: float, games: int) -> float:
+    """Elo gap implied by a mean score over ``games``; half a game is added to each side so that
+    a clean sweep of a few games gives a finite, modest gap."""
+    smoothed = (score_ * games + 0.5) / (games + 1.0)
+    return -400.0 * math.log10(1.0 / smoothed - 1.0)
 
 
 def evaluate(game: Game, net: nn.Module, best_net: nn.Module | None, config: EvalConfig,
