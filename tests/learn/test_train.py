@@ -144,3 +144,17 @@ every = 0
     assert result.returncode == 0, result.stderr
     assert f"resumed {run}" in " ".join(result.stdout.split()) or "resumed" in result.stdout
     assert f"step {last_step + 2}," in result.stdout
+
+
+def test_evaluation_openings_vary_deterministic_games():
+    from boardzero.agents.az import PolicyAgent
+    from boardzero.eval.match import play_game
+    from boardzero.learn.evaluation import RandomOpening, score
+
+    game = make("tictactoe")
+    net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
+    rng = np.random.default_rng(3)
+    greedy = PolicyAgent(game, net)
+    openings = {tuple(play_game(game, [RandomOpening(greedy, 2)] * 2, rng).history[:2]) for _ in range(20)}
+    assert len(openings) > 1
+    assert 0.0 <= score(game, greedy, lambda: PolicyAgent(game, net), 6, rng, opening_plies=2) <= 1.0

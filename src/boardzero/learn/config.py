@@ -71,6 +71,8 @@ class EvalConfig:
     mcts_simulations: int = doc(200, "simulations of the rollout MCTS opponent")
     games_vs_best: int = doc(20, "games against the previous best checkpoint, seats rotated")
     simulations: int = doc(50, "simulations per move of the network player in search games")
+    opening_plies: int = doc(0, "random moves that open each game against MCTS and the best (variety between "
+                                "deterministic players)")
     promote_threshold: float = doc(0.55, "score against the previous best that makes a checkpoint the new best")
 
 
@@ -97,7 +99,7 @@ POSITIVE = {"selfplay.actors", "selfplay.games_per_actor", "selfplay.simulations
 NON_NEGATIVE = {"network.blocks", "selfplay.dirichlet_alpha", "selfplay.temperature_moves", "train.minutes",
                 "train.weight_decay", "train.grad_clip", "train.value_weight", "train.min_replay",
                 "train.keep_checkpoints", "eval.every", "eval.games_vs_random", "eval.games_vs_mcts",
-                "eval.games_vs_best"}
+                "eval.games_vs_best", "eval.opening_plies"}
 FRACTIONS = {"selfplay.dirichlet_fraction", "selfplay.random_move_share", "eval.promote_threshold"}
 
 

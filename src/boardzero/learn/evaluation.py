@@ -15,10 +15,31 @@ from boardzero.eval.match import play_game
 from boardzero.learn.config import EvalConfig
 
 
-def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random.Generator) -> float:
+class RandomOpening(Agent):
+    """Plays uniformly random moves for the first ``plies`` entries of the history, then defers to ``agent``.
+
+    Two deterministic searchers would otherwise replay the same game over and over.
+    """
+
+    def __init__(self, agent: Agent, plies: int):
+        self.agent, self.plies = agent, plies
+        self.spec = agent.spec
+
+    def reset(self) -> None:
+        self.agent.reset()
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if len(view.history) < self.plies:
+            return int(rng.choice(view.legal_actions))
+        return self.agent.act(view, rng)
+
+
+def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random.Generator, *,
+          opening_plies: int = 0) -> float:
     """Mean score of ``agent`` (win 1, draw or shared place 0.5, loss 0), its seat rotated over the games.
 
     A seat's result is ranked against the others' returns, so it works for any number of players.
+    The first ``opening_plies`` moves of each game are random, for both sides.
     """
     if games <= 0:
         return float("nan")
@@ -26,6 +47,8 @@ def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random
     for index in range(games):
         seat = index % game.num_players
         agents = [agent if s == seat else opponent_factory() for s in range(game.num_players)]
+        if opening_plies:
+            agents = [RandomOpening(a, opening_plies) for a in agents]
         returns = play_game(game, agents, rng, seed=int(rng.integers(2**31))).returns()
         others = np.delete(returns, seat)
         total += float(np.mean(np.where(returns[seat] > others, 1.0, np.where(returns[seat] == others, 0.5, 0.0))))
@@ -51,9 +74,9 @@ def evaluate(game: Game, net: nn.Module, best_net: nn.Module | None, config: Eva
     if config.games_vs_mcts:
         spec = f"mcts:sims={config.mcts_simulations}"
         results["eval/search_vs_mcts"] = score(game, searcher, lambda: make_agent(spec, game),
-                                               config.games_vs_mcts, rng)
+                                               config.games_vs_mcts, rng, opening_plies=config.opening_plies)
     if config.games_vs_best and best_net is not None:
         results["eval/search_vs_best"] = score(game, searcher,
                                                lambda: network_agent(game, best_net, sims=config.simulations),
-                                               config.games_vs_best, rng)
+                                               config.games_vs_best, rng, opening_plies=config.opening_plies)
     return results
