@@ -19,8 +19,8 @@ def checkpoint(tmp_path):
 
 def test_az_specs(checkpoint):
     game, run = checkpoint
-    searcher = make_agent(f"az:{run},sims=8", game)
-    assert isinstance(searcher, AZAgent) and searcher.sims == 8
+    searcher = make_agent(f"az:{run},sims=8,batch=2", game)
+    assert isinstance(searcher, AZAgent) and searcher.sims == 8 and searcher.batch_size == 2
     greedy = make_agent(f"az:{run}:greedy", game)
     assert isinstance(greedy, PolicyAgent)
     policy = make_agent(f"policy:{run / 'checkpoints' / 'step_00000007.json'}", game)

@@ -63,6 +63,8 @@ class AZAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8):
         if sims < 1:
             raise ConfigError("agent az.sims", f"must be >= 1 (or use greedy), got {sims}")
+        if batch_size < 1:
+            raise ConfigError("agent az.batch", f"must be >= 1, got {batch_size}")
         self.game, self.sims, self.c_puct, self.batch_size = game, sims, c_puct, batch_size
         self.evaluator = NetworkEvaluator(net)
         self.reset()
@@ -78,11 +80,12 @@ class AZAgent(Agent):
         return int(rng.choice(best)) if len(best) > 1 else int(best[0])
 
 
-def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False, c_puct: float = 1.5) -> Agent:
+def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False, c_puct: float = 1.5,
+                  batch: int = 8) -> Agent:
     """An agent for an in-memory network: its policy alone when ``greedy`` or ``sims == 0``, else MCTS."""
     if greedy or sims == 0:
         return PolicyAgent(game, net)
-    return AZAgent(game, net, sims=sims, c_puct=c_puct)
+    return AZAgent(game, net, sims=sims, c_puct=c_puct, batch_size=batch)
 
 
 def _load(game: Game, path: str) -> nn.Module:
@@ -93,9 +96,10 @@ def _load(game: Game, path: str) -> nn.Module:
     return net
 
 
-def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_puct: float = 1.5) -> Agent:
-    """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X]``."""
-    return network_agent(game, _load(game, path), sims=sims, greedy=greedy, c_puct=c_puct)
+def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_puct: float = 1.5,
+       batch: int = 8) -> Agent:
+    """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X][,batch=B]``; ``batch``: leaves per network call."""
+    return network_agent(game, _load(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch)
 
 
 def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:
@@ -111,7 +115,7 @@ def shipped_model(game: Game) -> Path:
     return path
 
 
-def best(game: Game, *, greedy: bool = False, sims: int = 0) -> Agent:
+def best(game: Game, *, greedy: bool = False, sims: int = 0, batch: int = 0) -> Agent:
     """``best`` = the shipped model with its stored search settings (about a second per move);
     ``best:greedy`` = its policy alone; ``best:sims=N`` overrides the simulations."""
     path = shipped_model(game)
@@ -121,4 +125,4 @@ def best(game: Game, *, greedy: bool = False, sims: int = 0) -> Agent:
         raise ConfigError("agent best", str(exc)) from None
     play = meta.get("play", {})
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
-                         c_puct=float(play.get("c_puct", 1.5)))
+                         c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)))
