@@ -19,7 +19,8 @@ from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
 
-DEFAULT_OPPONENT = {"catan": "heuristic"}
+# the bundled agent of each game: its shipped trained model, or Catan's hand-written bot
+DEFAULT_OPPONENT = {"catan": "heuristic", "connect4": "best", "tictactoe": "best", "kuhn_poker": "best"}
 FALLBACK_OPPONENT = "mcts:sims=400"
 LIST_LIMIT = 60  # legal moves listed in full up to this many
 COLUMNS_FROM = 12  # longer listings are laid out in columns (Catan's 54 setup spots fit one screen)
