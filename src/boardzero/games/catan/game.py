@@ -136,12 +136,7 @@ class CatanState(State):
         cache = self._hist_cache
         if cache is not None and cache[0] is self._tail:
             return cache[1]
-        cells = []
-        cell = self._tail
-        while cell is not None:
-            cells.append(cell)
-            cell = cell[0]
-        cells.reverse()
+        cells = self._raw_cells()
         self._hist_cache = (self._tail, cells)
         return cells
 
