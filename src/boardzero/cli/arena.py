@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from boardzero.cli.options import parse_game_options
-from boardzero.eval.arena import ArenaResult, check_match, run_arena
+from boardzero.eval.arena import ArenaResult, run_arena
 
 GAMES_OPTION = typer.Option(100, "--games", "-n", help="Number of games to play.")
 SEED_OPTION = typer.Option(0, "--seed", help="Base seed; game i uses (seed, i).")
@@ -36,9 +36,7 @@ def arena(
 
     Example: boardzero arena connect4 mcts:sims=200 random -n 200
     """
-    options = parse_game_options(option, players)
-    check_match(game, agents, num_games=games, options=options)
-    result = _run_with_progress(game, agents, games, seed, workers, options)
+    result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players))
     if as_json:
         print(json.dumps(result.to_dict()))
     else:
@@ -63,10 +61,13 @@ def _run_with_progress(game: str, agents: list[str], games: int, seed: int, work
                        options: dict) -> ArenaResult:
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
-        task = progress.add_task(f"{game}: {' vs '.join(agents)}", total=games)
+    progress = Progress(*columns, console=Console(stderr=True), transient=False)
+    task = progress.add_task(f"{game}: {' vs '.join(agents)}", total=games)
+    try:
         return run_arena(game, agents, num_games=games, options=options, seed=seed, workers=workers,
-                         on_result=lambda _: progress.advance(task))
+                         on_start=progress.start, on_result=lambda _: progress.advance(task))
+    finally:
+        progress.stop()
 
 
 def print_report(result: ArenaResult) -> None:

@@ -102,15 +102,18 @@ def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
     except ImportError:  # pragma: no cover - torch is a dependency, but the arena does not need it
         pass
     game = make(game_name, **options)
-    _WORKER.update(game=game, agents=[make_agent(spec, game) for spec in specs])
+    # an entrant filling several seats gets one agent object per seat (agents may keep per-seat state);
+    # they are built once here and reset by play_game before every game
+    seats = seat_entrants(len(specs), game.num_players, 0)
+    _WORKER.update(game=game, agents=[[make_agent(spec, game) for _ in range(seats.count(e))]
+                                      for e, spec in enumerate(specs)])
 
 
 def _play_one(task: tuple[int, int]) -> GameResult:
     index, seed = task
     game, entrants = _WORKER["game"], _WORKER["agents"]
     seats = seat_entrants(len(entrants), game.num_players, index)
-    # an entrant filling several seats needs one agent object per seat (agents may keep per-seat state)
-    agents = [entrants[e] if seats.count(e) == 1 else make_agent(entrants[e].spec, game) for e in seats]
+    agents = [entrants[e][seats[:seat].count(e)] for seat, e in enumerate(seats)]
     rng = np.random.default_rng([seed, index])
     decisions = [0]
 
@@ -136,10 +139,17 @@ def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options
 
 
 def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict | None = None, seed: int = 0,
-              workers: int | None = None, on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
-    """Play ``num_games`` games and summarise them per entrant."""
+              workers: int | None = None, on_start: Callable[[], None] | None = None,
+              on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
+    """Play ``num_games`` games and summarise them per entrant.
+
+    ``on_start`` is called once the game and agents are checked, before the first game (a progress bar
+    starts there, so a bad spec fails before anything is drawn).
+    """
     options = dict(options or {})
     game = check_match(game_name, specs, num_games=num_games, options=options)
+    if on_start is not None:
+        on_start()
     seat_counts = [seat_entrants(len(specs), game.num_players, 0).count(e) for e in range(len(specs))]
     result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)])
     tasks = [(i, seed) for i in range(num_games)]
