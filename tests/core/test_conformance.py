@@ -3,6 +3,8 @@ import pytest
 
 from boardzero.core.conformance import ConformanceError, check_game
 from boardzero.core.registry import make
+from boardzero.core.api import grid_symmetry
+from boardzero.games.connect4 import Connect4
 from boardzero.games.kuhn_poker import KuhnPoker, KuhnState
 
 
@@ -59,3 +61,20 @@ def test_record_replays_exactly_and_foreign_records_are_refused():
         game.state_from_record({**record, "game": "tictactoe"})
     with pytest.raises(Exception, match="list of integer action ids"):
         game.state_from_record({**record, "actions": ["3"]})
+
+
+class _UpsideDownConnect4(Connect4):
+    def symmetries(self):
+        return [grid_symmetry("flip", self.observation_spec, (6, 7), np.flipud, action_grid=False)]
+
+
+def test_conformance_catches_a_symmetry_that_is_not_one():
+    with pytest.raises(ConformanceError, match="symmetry 'flip'"):
+        check_game(_UpsideDownConnect4(), num_games=3)
+
+
+def test_board_games_declare_their_symmetries():
+    assert [s.name for s in make("connect4").symmetries()] == ["mirror"]
+    ttt = make("tictactoe").symmetries()
+    assert len(ttt) == 7 and len({tuple(s.actions) for s in ttt}) == 7
+    assert make("kuhn_poker").symmetries() == []

@@ -53,3 +53,5 @@ def test_observation_is_from_the_observers_point_of_view():
     mine, theirs = state.observe(0)["planes"], state.observe(1)["planes"]
     assert mine[0, 5, 3] == 1 and mine[1].sum() == 0
     assert theirs[1, 5, 3] == 1 and theirs[0].sum() == 0
+    assert mine.shape == (3, 6, 7) and (mine[2] == 1).all()
+    assert (state.observe(0)["flat"] == mine[:2].reshape(-1)).all()

@@ -22,6 +22,42 @@ TERMINAL = -2  # current_player once the game is over
 RECORD_VERSION = 1
 
 
+@dataclasses.dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of a game, as index arrays (gathers).
+
+    For a position T and its image S: ``S.observe(seat)[key].ravel() == T.observe(seat)[key].ravel()[observation[key]]``
+    for every observation key, and action ``i`` in S is action ``actions[i]`` in T (so a policy maps as
+    ``policy[actions]``). Seats and returns are unchanged.
+    """
+
+    name: str
+    observation: dict[str, np.ndarray]  # observation key -> int index into the flattened observation
+    actions: np.ndarray  # int[num_actions]
+
+    def apply_action(self, action: int) -> int:
+        """The action in the image position that corresponds to ``action`` in the original."""
+        return int(np.flatnonzero(self.actions == action)[0])
+
+
+def grid_symmetry(name: str, observation_spec: dict[str, tuple[int, ...]], grid: tuple[int, int],
+                  transform, action_grid: bool = True) -> Symmetry:
+    """A symmetry of a game on a rows x cols grid, from ``transform`` of a [rows, cols] array of indices
+    (``np.fliplr``, ``np.rot90``, ...): observations whose last two dims (or whose flat layout of planes)
+    are that grid are transformed plane by plane; actions are the grid cells (``action_grid``) or its columns."""
+    rows, cols = grid
+    cells = transform(np.arange(rows * cols).reshape(rows, cols))
+    observation = {}
+    for key, shape in observation_spec.items():
+        size = int(np.prod(shape))
+        if size % (rows * cols):
+            raise ValueError(f"observation {key!r} {shape} is not made of {rows}x{cols} planes")
+        planes = np.arange(size).reshape(-1, rows * cols)
+        observation[key] = planes[:, cells.ravel()].ravel()
+    actions = cells.ravel() if action_grid else cells[0] % cols
+    return Symmetry(name, observation, np.asarray(actions, np.int64))
+
+
 class Game(abc.ABC):
     """Static description of a game with fixed options.
 
@@ -48,6 +84,11 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def action_name(self, action: int) -> str:
         """A readable name of a player action id."""
+
+    def symmetries(self) -> list[Symmetry]:
+        """Transformations that map every position to an equally good one (board mirrors, rotations),
+        without the identity; training uses them to augment its samples. None by default."""
+        return []
 
     def outcome_name(self, outcome: int) -> str:
         """A readable name of a chance outcome id."""

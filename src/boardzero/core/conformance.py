@@ -46,8 +46,34 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
                 raise ConformanceError(f"game {g} did not end within {max_steps} steps")
         _check_terminal(game, state)
         _check_record_replay(game, state)
+        _check_symmetries(game, state)
         lengths.append(steps)
     return {"games": num_games, "mean_length": float(np.mean(lengths)), "max_length": int(max(lengths))}
+
+
+def _check_symmetries(game: Game, final: State) -> None:
+    """Replaying a game's moves through each symmetry gives the transformed observations and masks."""
+    for symmetry in game.symmetries():
+        if len(symmetry.actions) != game.num_actions or sorted(symmetry.actions.tolist()) != list(range(game.num_actions)):
+            _fail(f"symmetry {symmetry.name!r}: actions must be a permutation of 0..{game.num_actions - 1}")
+        original = game.new_state(seed=final.seed)
+        image = game.new_state(seed=final.seed)
+        for action in [*final.history, None]:
+            if original.current_player >= 0:
+                seat = original.current_player
+                if not np.array_equal(image.legal_mask(), original.legal_mask()[symmetry.actions]):
+                    _fail(f"symmetry {symmetry.name!r}: legal mask of the image is not the mapped mask")
+                seen, expected = image.observe(seat), original.observe(seat)
+                for key, index in symmetry.observation.items():
+                    if not np.array_equal(seen[key].ravel(), expected[key].ravel()[index]):
+                        _fail(f"symmetry {symmetry.name!r}: observation {key!r} of the image is not the mapped one")
+            if action is None:
+                break
+            mapped = symmetry.apply_action(action) if original.current_player >= 0 else action
+            original.apply(action)
+            image.apply(mapped)
+        if not np.array_equal(image.returns(), original.returns()):
+            _fail(f"symmetry {symmetry.name!r}: returns of the image differ")
 
 
 def _fail(message: str) -> None:

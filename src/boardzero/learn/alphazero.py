@@ -30,6 +30,7 @@ from rich.console import Console
 
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
+from boardzero.learn.augment import augment
 from boardzero.learn.checkpoint import latest_checkpoint, restore_training, save_training
 from boardzero.learn.config import Config
 from boardzero.learn.evaluation import elo_difference, evaluate
@@ -93,6 +94,7 @@ class Trainer:
                                            weight_decay=config.train.weight_decay)
         self.replay = ReplayBuffer(config.train.replay_size, self.spec.input_shape, self.spec.num_actions,
                                    self.spec.num_players)
+        self.symmetries = self.game.symmetries() if config.train.symmetries else []
         self.step = 0
         self.saved_step = -1  # step of the last checkpoint written by this process
         self.ratings: dict[str, Any] = {"elo": 0.0, "best_step": None, "best_elo": 0.0}
@@ -154,6 +156,7 @@ class Trainer:
     def train_step(self) -> dict[str, float]:
         self.net.train()
         sample = self.replay.sample(self.config.train.batch_size, self.rng)
+        sample = augment(sample, self.symmetries, self.spec.observation_key, self.rng)
         batch = {k: torch.from_numpy(v) for k, v in sample.items()}
         loss, metrics = policy_value_loss(self.net, batch, self.config.train.value_weight)
         self.optimizer.zero_grad(set_to_none=True)

@@ -59,6 +59,8 @@ class TrainConfig:
     checkpoint_every: int = doc(500, "learner steps between checkpoints")
     keep_checkpoints: int = doc(5, "newest checkpoints kept on disk (0 = keep all)")
     log_every: int = doc(50, "learner steps between metric lines")
+    symmetries: bool = doc(True, "train each sample as itself or as its image under a random symmetry of the game "
+                                 "(board mirrors, rotations), when the game declares any")
     save_replay: bool = doc(True, "store the replay buffer with each checkpoint so a resumed run keeps its data")
     seed: int = doc(0, "seed of the network initialisation and the learner's sampling")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.core.api import TERMINAL, Game, State
+from boardzero.core.api import TERMINAL, Game, State, Symmetry, grid_symmetry
 
 ROWS, COLS = 6, 7
 COLUMN_BITS = ROWS + 1
@@ -47,10 +47,16 @@ class Connect4(Game):
     name = "connect4"
     num_players = 2
     num_actions = COLS
-    observation_spec = {"planes": (2, ROWS, COLS), "flat": (2 * ROWS * COLS,)}
+    # planes: the observer's discs, the opponent's discs, and a constant plane of ones (so a conv net's
+    # zero padding outside the board differs from an empty cell); flat: the first two planes
+    observation_spec = {"planes": (3, ROWS, COLS), "flat": (2 * ROWS * COLS,)}
 
     def new_state(self, *, seed: int | None = None) -> Connect4State:
         return Connect4State(self, seed)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The left-right mirror."""
+        return [grid_symmetry("mirror", self.observation_spec, (ROWS, COLS), np.fliplr, action_grid=False)]
 
     def action_name(self, action: int) -> str:
         return f"column {int(action)}"
@@ -111,9 +117,10 @@ class Connect4State(State):
         return out
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
-        planes = np.stack([bitboard_to_grid(self.boards[seat]), bitboard_to_grid(self.boards[1 - seat])])
-        planes = planes.astype(np.float32)
-        return {"planes": planes, "flat": planes.reshape(-1)}
+        planes = np.ones((3, ROWS, COLS), np.float32)
+        planes[0] = bitboard_to_grid(self.boards[seat])
+        planes[1] = bitboard_to_grid(self.boards[1 - seat])
+        return {"planes": planes, "flat": planes[:2].reshape(-1)}
 
     def render(self, seat: int | None = None) -> str:
         marks = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))

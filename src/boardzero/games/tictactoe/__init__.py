@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.core.api import TERMINAL, Game, State
+from boardzero.core.api import TERMINAL, Game, State, Symmetry, grid_symmetry
 
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
 LINE_MASKS = tuple(sum(1 << int(c) for c in line) for line in LINES)
@@ -24,6 +24,13 @@ class TicTacToe(Game):
 
     def new_state(self, *, seed: int | None = None) -> TicTacToeState:
         return TicTacToeState(self, seed)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The seven non-identity symmetries of the square: rotations, mirrors, diagonal flips."""
+        transforms = {"rotate 90": np.rot90, "rotate 180": lambda g: np.rot90(g, 2),
+                      "rotate 270": lambda g: np.rot90(g, 3), "mirror": np.fliplr, "flip": np.flipud,
+                      "transpose": np.transpose, "anti-transpose": lambda g: np.rot90(g, 2).T}
+        return [grid_symmetry(name, self.observation_spec, (3, 3), t) for name, t in transforms.items()]
 
     def action_name(self, action: int) -> str:
         row, col = divmod(int(action), 3)
