@@ -14,7 +14,7 @@ def augment(batch: dict[str, np.ndarray], symmetries: list[Symmetry], observatio
     if not symmetries:
         return batch
     choice = rng.integers(0, len(symmetries) + 1, size=len(batch["obs"]))  # 0: identity
-    out = {name: array.copy() for name, array in batch.items()}
+    out = {**batch, **{name: batch[name].copy() for name in ("obs", "mask", "policy")}}  # values are unchanged
     shape = batch["obs"].shape[1:]
     for k, symmetry in enumerate(symmetries, start=1):
         rows = np.flatnonzero(choice == k)
@@ -22,6 +22,6 @@ def augment(batch: dict[str, np.ndarray], symmetries: list[Symmetry], observatio
             continue
         flat = batch["obs"][rows].reshape(len(rows), -1)
         out["obs"][rows] = flat[:, symmetry.observation[observation_key]].reshape(len(rows), *shape)
-        out["mask"][rows] = batch["mask"][rows][:, symmetry.actions]
-        out["policy"][rows] = batch["policy"][rows][:, symmetry.actions]
+        out["mask"][rows] = batch["mask"][rows[:, None], symmetry.actions]
+        out["policy"][rows] = batch["policy"][rows[:, None], symmetry.actions]
     return out
