@@ -30,7 +30,8 @@ def test_arena_json_reports_every_agent():
     assert data["games"] == 6 and [a["spec"] for a in data["agents"]] == ["greedy", "random"]
     for agent in data["agents"]:
         assert agent["wins"] + agent["draws"] + agent["losses"] == 6
-        assert set(agent) >= {"spec", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95"}
+        assert set(agent) >= {"spec", "games", "wins", "draws", "losses", "win_rate", "win_rate_ci95", "by_seat"}
+    assert len(data["records"]) == 6 and data["records"][0]["index"] == 0
 
 
 def test_simulate_defaults_to_random_players():

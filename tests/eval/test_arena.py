@@ -22,6 +22,11 @@ def test_arena_counts_add_up_and_rotate_seats():
     assert greedy.wins > random.wins
     data = result.to_dict()
     assert data["agents"][0]["spec"] == "greedy" and 0 <= data["agents"][0]["win_rate_ci95"][0] <= 1
+    first = [g for g in result.games if g.seats[0] == 0]  # games where greedy moved first
+    first_wins = sum(g.returns[0] > g.returns[1] for g in first)
+    assert data["agents"][0]["by_seat"]["0"]["wins"] == first_wins
+    assert sum(sum(v.values()) for v in data["agents"][0]["by_seat"].values()) == 20
+    assert [r["seats"] for r in data["records"]] == [g.seats for g in result.games]
 
 
 def test_results_do_not_depend_on_the_number_of_workers():

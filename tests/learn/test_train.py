@@ -95,6 +95,24 @@ def test_selfplay_targets_are_seat_relative():
         assert np.allclose(batch["policy"].sum(1), 1) and not (batch["policy"] * ~batch["mask"]).any()
 
 
+def test_search_value_share_blends_final_returns_with_root_values():
+    game = make("tictactoe")
+    net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
+    batches = {}
+    for share in (0.0, 0.5, 1.0):
+        config = config_from_dict(tiny(selfplay={"search_value_share": share})).selfplay
+        selfplay = SelfPlay(game, NetworkEvaluator(net), config, np.random.default_rng(3))
+        finished = []
+        while not finished:
+            finished = selfplay.step()
+        batches[share] = finished[0]
+    pure, half, searched = batches[0.0], batches[0.5], batches[1.0]
+    assert np.array_equal(pure["obs"], searched["obs"])  # the share changes targets, not play
+    assert set(np.unique(np.abs(pure["value"]))) <= {0.0, 1.0}
+    assert not np.allclose(searched["value"], pure["value"])
+    assert np.allclose(half["value"], (pure["value"] + searched["value"]) / 2, atol=1e-6)
+
+
 def test_replay_ring_and_round_trip():
     replay = ReplayBuffer(5, (2,), 3, 2)
     for i in range(7):

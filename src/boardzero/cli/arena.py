@@ -85,3 +85,6 @@ def print_report(result: ArenaResult) -> None:
         console.print("options: " + ", ".join(f"{k}={v}" for k, v in result.options.items()), highlight=False)
     console.print(table)
     console.print(f"mean game length: {result.mean_length:.1f} moves")
+    for entrant in result.entrants:
+        splits = [f"seat {seat + 1}: {w}/{d}/{l}" for seat, (w, d, l) in sorted(entrant.by_seat.items())]
+        console.print(f"{entrant.spec} by first seat (won/drawn/lost): " + ", ".join(splits), highlight=False)

@@ -40,6 +40,8 @@ class SelfPlayConfig:
     temperature_moves: int = doc(10, "moves per game chosen in proportion to visits; later moves take the most visited")
     random_move_share: float = doc(0.0, "chance that a move played is uniformly random (its sample keeps the search "
                                         "target), so the net also learns positions after blunders")
+    search_value_share: float = doc(0.0, "value target = (1 - share) * final returns + share * the root's searched "
+                                         "value vector (less noise from later moves and random moves)")
     publish_every: int = doc(50, "learner steps between sending new weights to the actors")
     seed: int = doc(0, "base seed of the actors' random generators")
 
@@ -102,7 +104,7 @@ NON_NEGATIVE = {"network.blocks", "selfplay.dirichlet_alpha", "selfplay.temperat
                 "train.weight_decay", "train.grad_clip", "train.value_weight", "train.min_replay",
                 "train.keep_checkpoints", "eval.every", "eval.games_vs_random", "eval.games_vs_mcts",
                 "eval.games_vs_best", "eval.opening_plies"}
-FRACTIONS = {"selfplay.dirichlet_fraction", "selfplay.random_move_share", "eval.promote_threshold"}
+FRACTIONS = {"selfplay.dirichlet_fraction", "selfplay.random_move_share", "selfplay.search_value_share", "eval.promote_threshold"}
 
 
 def _check_value(field: str, value: Any, annotation: Any) -> Any:

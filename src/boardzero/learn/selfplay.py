@@ -3,7 +3,8 @@
 ``SelfPlay.step()`` advances every running game by one decision. Finished games
 become samples: the observation and legal mask of the player to move, the
 search's visit distribution (policy target) and the final returns seen from
-that player (value target, seat-relative).
+that player (value target, seat-relative), optionally blended with the value
+vector the search found at the root (``search_value_share``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class _Trajectory:
     mask: list = dataclasses.field(default_factory=list)
     policy: list = dataclasses.field(default_factory=list)
     player: list = dataclasses.field(default_factory=list)
+    root_value: list = dataclasses.field(default_factory=list)  # searched value vectors, absolute seat order
 
 
 class SelfPlay:
@@ -66,6 +68,7 @@ class SelfPlay:
             trajectory.mask.append(view.legal_mask)
             trajectory.policy.append(policy.astype(np.float32))
             trajectory.player.append(view.seat)
+            trajectory.root_value.append(np.asarray(result.value, np.float32))
             state.apply(self._choose(policy, view.legal_actions, len(trajectory.player)))
             self._skip_chance(state)
             self.moves += 1
@@ -87,6 +90,9 @@ class SelfPlay:
     def _samples(self, trajectory: _Trajectory, returns: np.ndarray) -> dict[str, np.ndarray]:
         players = np.asarray(trajectory.player, np.int64)
         absolute = np.broadcast_to(np.asarray(returns, np.float32), (len(players), len(returns)))
+        share = self.config.search_value_share
+        if share > 0:
+            absolute = (1 - share) * absolute + share * np.stack(trajectory.root_value)
         return {
             "obs": np.stack(trajectory.obs).astype(np.float32),
             "mask": np.stack(trajectory.mask),
