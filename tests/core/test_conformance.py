@@ -78,3 +78,12 @@ def test_board_games_declare_their_symmetries():
     ttt = make("tictactoe").symmetries()
     assert len(ttt) == 7 and len({tuple(s.actions) for s in ttt}) == 7
     assert make("kuhn_poker").symmetries() == []
+
+
+class _UnderstatedConnect4(Connect4):
+    return_bounds = (-0.5, 0.5)  # a win pays 1: search would never recognise one as proven
+
+
+def test_conformance_catches_returns_outside_the_declared_bounds():
+    with pytest.raises(ConformanceError, match="outside return_bounds"):
+        check_game(_UnderstatedConnect4(), num_games=3)

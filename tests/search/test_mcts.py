@@ -291,3 +291,57 @@ def test_a_one_simulation_search_still_names_a_legal_move(rng):
     assert result.visits.sum() == 0
     assert result.best_action() != 3
     assert result.policy(1.0)[3] == 0 and np.isclose(result.policy(1.0).sum(), 1.0)
+
+
+# ---------------------------------------------------------------- solver
+def test_solver_proves_a_win_in_one_and_plays_it(rng):
+    state = play_actions("connect4", WIN_IN_ONE)
+    result = MCTS(state.game, UniformEvaluator(state.game), MCTSConfig(simulations=40)).search(view_of(state), rng)
+    assert result.exact[3] == 1.0 and result.tree.proven[ROOT_INDEX]
+    assert result.value.tolist() == [1.0, -1.0]  # the root's value is the proven one, not a mean
+    assert result.choices().tolist() == [False, False, False, True, False, False, False]
+    assert result.best_action() == 3
+
+
+def test_solver_proves_losing_moves_and_never_chooses_them(rng):
+    state = play_actions("connect4", BLOCK_IN_ONE)
+    result = MCTS(state.game, UniformEvaluator(state.game), MCTSConfig(simulations=300)).search(view_of(state), rng)
+    lost = np.flatnonzero(result.exact == -1.0)
+    assert len(lost) >= 3 and 3 not in lost  # moves that leave the open three are proven lost
+    assert not result.choices()[lost].any() and result.best_action() == 3
+
+
+@pytest.mark.parametrize("history", [[4, 0, 8], [0, 4, 8, 2], [4, 0, 1, 7, 3], [4, 1, 0]])
+def test_solver_proves_tictactoe_endgames_exactly(history, rng):
+    from boardzero.agents.solver import ILLEGAL, solved_move_values
+
+    state = play_actions("tictactoe", history)
+    result = rollout_mcts(state.game, 2000, solver=True).search(view_of(state), rng)
+    solved = solved_move_values(state.game, history)
+    legal = solved != ILLEGAL
+    known = legal & ~np.isnan(result.exact)
+    assert np.array_equal(result.exact[known], solved[known].astype(float))  # every proof is right
+    best = result.best_action()
+    assert result.exact[best] == solved[best] == solved.max()  # the optimal move, proven
+    if solved.max() == 1:  # a proven win proves the root
+        assert result.tree.proven[ROOT_INDEX] and result.value[state.current_player] == 1.0
+
+
+def test_solver_off_and_hidden_information_give_no_proofs(rng):
+    state = play_actions("connect4", WIN_IN_ONE)
+    off = MCTS(state.game, UniformEvaluator(state.game), MCTSConfig(simulations=40, solver=False))
+    result = off.search(view_of(state), rng)
+    assert result.exact is None and not result.tree.proven.any()
+    game, view = _guess_view(0)
+    hidden = rollout_mcts(game, 200, solver=True).search(view, rng)
+    assert hidden.exact is None and not hidden.tree.proven.any()
+
+
+def test_solver_proofs_stop_at_chance_nodes(rng):
+    game = CoinGame(p_good=0.7, safe=0.3)
+    result = rollout_mcts(game, 500, solver=True).search(SeatView(game.new_state(), 0), rng)
+    tree = result.tree
+    chance = tree.child(ROOT_INDEX, GAMBLE)
+    assert tree.proven[tree.child(chance, OUTCOME_GOOD)]  # a terminal under the chance node
+    assert not tree.proven[chance] and np.isnan(result.exact[GAMBLE])
+    assert result.q[GAMBLE] == pytest.approx(2 * 0.7 - 1, abs=0.15)

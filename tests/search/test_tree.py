@@ -20,6 +20,7 @@ def test_tree_grows_and_extracts_a_compact_subtree():
     tree.add_child(b, 0)
     tree.node_visits[[a, c, d]] = [5, 4, 2]
     tree.edge_visits[c, 0] = 2
+    tree.proven[d], tree.proven_value[d], tree.edge_exact[c, 0] = True, [-1.0, 1.0], 1.0  # solver results
     assert tree.capacity >= tree.size == 6
     assert tree.walk(ROOT_INDEX, [1, 17, 0]) == d
     assert tree.walk(ROOT_INDEX, [1, None]) == UNVISITED
@@ -30,5 +31,7 @@ def test_tree_grows_and_extracts_a_compact_subtree():
     new_d = sub.child(new_c, 0)
     assert sub.node_visits[[ROOT_INDEX, new_c, new_d]].tolist() == [5, 4, 2]
     assert sub.edge_visits[new_c, 0] == 2 and sub.parent[new_d] == new_c
+    assert sub.proven[: sub.size].tolist() == [False, False, True] and sub.proven_value[new_d].tolist() == [-1, 1]
+    assert sub.edge_exact[new_c, 0] == 1.0 and np.isnan(sub.edge_exact[ROOT_INDEX]).all()
     assert sub.child(new_c, 1) == UNVISITED
     assert np.all(sub.children[: sub.size] < sub.size)

@@ -1,6 +1,6 @@
 """Agents driven by a trained policy-value network.
 
-- ``az:<checkpoint>`` — network-guided MCTS (``sims=``, ``c_puct=``), or the
+- ``az:<checkpoint>`` — network-guided MCTS (``sims=``, ``c_puct=``, ``solver=false``), or the
   network's policy alone with ``greedy`` (or ``sims=0``);
 - ``policy:<checkpoint>`` — the network's policy alone, most probable move
   (``temperature=`` > 0 samples instead);
@@ -31,10 +31,10 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, dirichlet_alpha: float = 0.3,
-                dirichlet_fraction: float = 0.25, batch_size: int = 8) -> MCTS:
+                dirichlet_fraction: float = 0.25, batch_size: int = 8, solver: bool = True) -> MCTS:
     """A network-guided PUCT search over ``game`` (also used by self-play; noise only with ``add_noise``)."""
     config = MCTSConfig(simulations=simulations, c_puct=c_puct, dirichlet_alpha=dirichlet_alpha,
-                        dirichlet_fraction=dirichlet_fraction, batch_size=batch_size)
+                        dirichlet_fraction=dirichlet_fraction, batch_size=batch_size, solver=solver)
     return MCTS(game, evaluator, config)
 
 
@@ -60,32 +60,33 @@ class PolicyAgent(Agent):
 class AZAgent(Agent):
     """Network-guided MCTS; picks the most visited move."""
 
-    def __init__(self, game: Game, net: nn.Module, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8):
+    def __init__(self, game: Game, net: nn.Module, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8,
+                 solver: bool = True):
         if sims < 1:
             raise ConfigError("agent az.sims", f"must be >= 1 (or use greedy), got {sims}")
         if batch_size < 1:
             raise ConfigError("agent az.batch", f"must be >= 1, got {batch_size}")
-        self.game, self.sims, self.c_puct, self.batch_size = game, sims, c_puct, batch_size
+        self.game, self.sims, self.c_puct, self.batch_size, self.solver = game, sims, c_puct, batch_size, solver
         self.evaluator = NetworkEvaluator(net)
         self.reset()
 
     def reset(self) -> None:
         self.mcts = make_search(self.game, self.evaluator, simulations=self.sims, c_puct=self.c_puct,
-                                batch_size=self.batch_size)
+                                batch_size=self.batch_size, solver=self.solver)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         result = self.mcts.search(view, rng, add_noise=False)
-        visits = np.where(view.legal_mask, np.asarray(result.visits, np.float64), -1.0)
+        visits = np.where(result.choices(), np.asarray(result.visits, np.float64), -1.0)  # proven losses out
         best = np.flatnonzero(visits == visits.max())
         return int(rng.choice(best)) if len(best) > 1 else int(best[0])
 
 
 def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False, c_puct: float = 1.5,
-                  batch: int = 8) -> Agent:
+                  batch: int = 8, solver: bool = True) -> Agent:
     """An agent for an in-memory network: its policy alone when ``greedy`` or ``sims == 0``, else MCTS."""
     if greedy or sims == 0:
         return PolicyAgent(game, net)
-    return AZAgent(game, net, sims=sims, c_puct=c_puct, batch_size=batch)
+    return AZAgent(game, net, sims=sims, c_puct=c_puct, batch_size=batch, solver=solver)
 
 
 def _load(game: Game, path: str) -> nn.Module:
@@ -97,9 +98,11 @@ def _load(game: Game, path: str) -> nn.Module:
 
 
 def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_puct: float = 1.5,
-       batch: int = 8) -> Agent:
-    """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X][,batch=B]``; ``batch``: leaves per network call."""
-    return network_agent(game, _load(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch)
+       batch: int = 8, solver: bool = True) -> Agent:
+    """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X][,batch=B][,solver=false]``; ``batch``: leaves per network
+    call; ``solver``: prove wins and losses from terminal states during the search."""
+    return network_agent(game, _load(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch,
+                         solver=solver)
 
 
 def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:
@@ -115,9 +118,10 @@ def shipped_model(game: Game) -> Path:
     return path
 
 
-def best(game: Game, *, greedy: bool = False, sims: int = 0, batch: int = 0) -> Agent:
+def best(game: Game, *, greedy: bool = False, sims: int = 0, batch: int = 0, solver: bool = True) -> Agent:
     """``best`` = the shipped model with its stored search settings (about a second per move);
-    ``best:greedy`` = its policy alone; ``best:sims=N`` overrides the simulations."""
+    ``best:greedy`` = its policy alone; ``best:sims=N`` overrides the simulations; ``solver=false``
+    turns off proving wins and losses in the search."""
     path = shipped_model(game)
     try:
         net, meta = load_network(path, game=game)
@@ -125,4 +129,5 @@ def best(game: Game, *, greedy: bool = False, sims: int = 0, batch: int = 0) -> 
         raise ConfigError("agent best", str(exc)) from None
     play = meta.get("play", {})
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
-                         c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)))
+                         c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
+                         solver=solver)

@@ -19,11 +19,12 @@ from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator
 
 class MCTSAgent(Agent):
     def __init__(self, game: Game, *, sims: int = 400, c: float = 1.0, rollouts: int = 1, batch: int = 1,
-                 reuse: bool = True, temperature: float = 0.0, selection: str = "uct"):
+                 reuse: bool = True, temperature: float = 0.0, selection: str = "uct", solver: bool = False):
         """sims: simulations per move; c: exploration weight; rollouts: random playouts per leaf;
         batch: leaves per evaluation round (virtual loss); reuse: keep the tree between moves;
         temperature: 0 plays the most visited move, >0 samples visits ** (1/temperature);
-        selection: uct (default) or puct (uniform priors)."""
+        selection: uct (default) or puct (uniform priors); solver: prove wins and losses from terminal
+        states (off by default, so ``mcts`` stays the plain rollout baseline)."""
         if sims < 1:
             raise ConfigError("agent mcts.sims", f"must be at least 1, got {sims}")
         if rollouts < 1:
@@ -37,7 +38,7 @@ class MCTSAgent(Agent):
         self.game = game
         self.temperature = temperature
         config = MCTSConfig(simulations=sims, selection=selection, c_uct=c, c_puct=c, batch_size=batch,
-                            reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0)
+                            reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0, solver=solver)
         self.mcts = MCTS(game, RolloutEvaluator(game, rollouts=rollouts), config)
         self.last_result = None
 

@@ -73,6 +73,8 @@ class Game(abc.ABC):
     observation_spec: dict[str, tuple[int, ...]]
     has_hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False
+    # (least, most) return any seat can get, or None if unknown; lets search prove wins and losses
+    return_bounds: ClassVar[tuple[float, float] | None] = None
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else (self.Options() if self.Options else None)

@@ -187,6 +187,10 @@ def _check_terminal(game: Game, state: State) -> None:
     returns = state.returns()
     if returns.shape != (game.num_players,):
         _fail(f"returns() must have shape ({game.num_players},), got {returns.shape}")
+    if game.return_bounds is not None:
+        low, high = game.return_bounds
+        if not ((returns >= low) & (returns <= high)).all():
+            _fail(f"returns {returns.tolist()} lie outside return_bounds {game.return_bounds}")
     try:
         state.apply(0)
     except IllegalActionError:

@@ -14,6 +14,14 @@ One simulation:
 4. back the vector up max^n style: every node adds the whole vector, every
    edge keeps the value of the seat that chose it.
 
+With ``solver`` on (games with no hidden information), exact results climb
+from terminal states: a decision node is proven once one move reaches the best
+return its mover can get (``Game.return_bounds``) or all its moves are proven;
+a proven move's exact value replaces its mean, a simulation that reaches a
+proven node backs up its value at once, and the move chosen at the root is a
+proven win if there is one and never a proven loss while another move is not.
+Proofs stop at chance nodes.
+
 Several simulations per tree run before one evaluator call (virtual loss keeps
 them apart), and ``search_many`` gathers the leaves of many games into that
 same call. Trees are kept between moves and reused when the public history
@@ -47,6 +55,7 @@ class MCTSConfig:
     batch_size: int = 8  # leaves gathered per tree before one evaluator call (virtual loss between them)
     virtual_loss: float = 1.0  # value taken from a pending edge (and visit added) while its leaf waits
     reuse_tree: bool = True  # keep the subtree of the moves played since the last search
+    solver: bool = True  # prove wins, losses and draws from terminal states (ignored with hidden information)
 
     def __post_init__(self):
         checks = {
@@ -74,6 +83,21 @@ class SearchResult:
     tree: Tree = field(repr=False)  # the tree after the search; the root is ROOT_INDEX
     root: int = ROOT_INDEX
     legal: np.ndarray | None = None  # [A] the root's legal mask
+    exact: np.ndarray | None = None  # [A] proven value of each root move for the seat to move (nan if unknown)
+    bounds: tuple[float, float] | None = None  # the game's return bounds, which tell proven wins and losses
+
+    def choices(self) -> np.ndarray:
+        """bool[A]: the moves worth playing: the proven wins if any, else the legal moves that are not
+        proven losses (all legal moves if every one is)."""
+        legal = self.legal if self.legal is not None else np.ones(len(self.visits), dtype=bool)
+        if self.exact is None or self.bounds is None:
+            return legal
+        low, high = self.bounds
+        with np.errstate(invalid="ignore"):
+            wins, losses = legal & (self.exact >= high), legal & (self.exact <= low)
+        if wins.any():
+            return wins
+        return legal & ~losses if (legal & ~losses).any() else legal
 
     def policy(self, temperature: float = 1.0) -> np.ndarray:
         """float[A]: visits ** (1 / temperature), normalised; temperature 0 splits evenly among the most visited.
@@ -92,8 +116,8 @@ class SearchResult:
         return weights / weights.sum()
 
     def best_action(self) -> int:
-        """The most visited move; ties go to the higher mean value, then the higher prior."""
-        visits = self.visits if self.legal is None else np.where(self.legal, self.visits, -1.0)
+        """The most visited of ``choices()``; ties go to the higher mean value, then the higher prior."""
+        visits = np.where(self.choices(), self.visits, -1.0)
         most = np.flatnonzero(visits == visits.max())
         if len(most) == 1:
             return int(most[0])
@@ -138,6 +162,8 @@ class MCTS:
         self.evaluator = evaluator
         self.config = config if config is not None else MCTSConfig()
         self._evaluator_uses_rng = bool(getattr(evaluator, "uses_rng", False))
+        self._solving = self.config.solver and not game.has_hidden_information
+        self._best_return = game.return_bounds[1] if game.return_bounds is not None else np.inf
         self._pool: list[_StoredTree] = []
         self._pool_limit = 4
 
@@ -233,7 +259,14 @@ class MCTS:
             if player == TERMINAL:
                 if tree.player[node] == UNEXPANDED:
                     tree.player[node] = TERMINAL
-                self._backup(search, nodes, edges, np.asarray(state.returns(), dtype=np.float64))
+                returns = np.asarray(state.returns(), dtype=np.float64)
+                self._backup(search, nodes, edges, returns)
+                if self._solving and not tree.proven[node]:
+                    tree.proven[node], tree.proven_value[node] = True, returns
+                    self._propagate_proof(tree, nodes, edges)
+                return None
+            if node != ROOT_INDEX and tree.proven[node]:  # exact already: no need to look further
+                self._backup(search, nodes, edges, tree.proven_value[node].copy())
                 return None
             kind = tree.player[node]
             if kind == UNEXPANDED:
@@ -272,12 +305,32 @@ class MCTS:
     def _select(self, tree: Tree, node: int, legal: np.ndarray, player: int, rng: np.random.Generator) -> int:
         """The move to follow from decision ``node`` among the moves ``legal`` in this sampled state."""
         if self.config.selection == "uct":
-            return select_uct(tree.edge_visits[node], tree.edge_value[node], legal, tree.node_visits[node],
-                              self.config.c_uct, rng.random())
+            return select_uct(tree.edge_visits[node], tree.edge_value[node], tree.edge_exact[node], legal,
+                              tree.node_visits[node], self.config.c_uct, rng.random())
         real_visits = tree.node_visits[node]
         fpu = (tree.node_value[node, player] / real_visits if real_visits > 0 else 0.0) - self.config.fpu_reduction
-        return select_puct(tree.edge_visits[node], tree.edge_value[node], tree.prior[node], legal,
-                           tree.node_visits[node], fpu, self.config.c_puct)
+        return select_puct(tree.edge_visits[node], tree.edge_value[node], tree.edge_exact[node], tree.prior[node],
+                           legal, tree.node_visits[node], fpu, self.config.c_puct)
+
+    def _propagate_proof(self, tree: Tree, nodes: list, edges: list) -> None:
+        """The last node of the path was just proven: prove its ancestors that now follow from it."""
+        child = nodes[-1]
+        for node, action in reversed(edges):
+            if tree.parent[child] != node:
+                return  # a chance node lies between: proofs stop there
+            mover = tree.player[node]
+            tree.edge_exact[node, action] = tree.proven_value[child, mover]
+            if tree.proven[node]:
+                return
+            if tree.edge_exact[node, action] >= self._best_return:
+                best = child
+            else:
+                exact = tree.edge_exact[node][tree.legal[node]]
+                if np.isnan(exact).any() or len(exact) == 0:
+                    return
+                best = tree.children[node, np.flatnonzero(tree.legal[node])[np.argmax(exact)]]
+            tree.proven[node], tree.proven_value[node] = True, tree.proven_value[best]
+            child = node
 
     # ------------------------------------------------------------------ evaluation and backup
     def _evaluate_and_backup(self, leaves: list[_Leaf], rng: np.random.Generator) -> None:
@@ -292,6 +345,8 @@ class MCTS:
             if leaf.expand and tree.player[node] == UNEXPANDED:
                 tree.player[node] = leaf.state.current_player
                 tree.prior[node] = prior
+                if self._solving:
+                    tree.legal[node] = leaf.state.legal_mask()
             self._backup(leaf.search, leaf.nodes, leaf.edges, value)
 
     def _backup(self, search: _Search, nodes: list, edges: list, value: np.ndarray) -> None:
@@ -313,10 +368,14 @@ class MCTS:
         if search.saved_prior is not None:
             tree.prior[ROOT_INDEX] = search.saved_prior
         visits = tree.edge_visits[ROOT_INDEX].copy()
+        exact = tree.edge_exact[ROOT_INDEX].copy()
         with np.errstate(invalid="ignore", divide="ignore"):
             q = np.where(visits > 0, tree.edge_value[ROOT_INDEX] / visits, np.nan)
-        result = SearchResult(visits=visits, value=tree.mean_value(ROOT_INDEX), prior=tree.prior[ROOT_INDEX].copy(),
-                              q=q, player=search.view.seat, tree=tree, legal=search.view.legal_mask.copy())
+        q = np.where(np.isnan(exact), q, exact)
+        value = tree.proven_value[ROOT_INDEX].copy() if tree.proven[ROOT_INDEX] else tree.mean_value(ROOT_INDEX)
+        result = SearchResult(visits=visits, value=value, prior=tree.prior[ROOT_INDEX].copy(), q=q,
+                              player=search.view.seat, tree=tree, legal=search.view.legal_mask.copy(),
+                              exact=exact if self._solving else None, bounds=self.game.return_bounds)
         if self.config.reuse_tree:
             self._pool.append(_StoredTree(tree, list(search.view.history), search.view.seat, search.setup))
             del self._pool[: max(0, len(self._pool) - self._pool_limit)]

@@ -9,10 +9,11 @@ import numpy as np
 
 
 @numba.njit(cache=True)
-def select_uct(visits, values, legal, parent_visits, c, uniform):
+def select_uct(visits, values, exact, legal, parent_visits, c, uniform):
     """Index of the legal move maximising Q + c*sqrt(ln N / n); an unvisited legal move first.
 
-    visits, values: float64[A] edge statistics (values: sum of the mover's value); legal: bool[A];
+    visits, values: float64[A] edge statistics (values: sum of the mover's value); exact: float64[A] the
+    proven value of a move for the mover (nan if not proven), used as its Q; legal: bool[A];
     uniform: a draw in [0, 1) that picks among unvisited moves.
     """
     unvisited = 0
@@ -30,16 +31,18 @@ def select_uct(visits, values, legal, parent_visits, c, uniform):
     best, best_score = -1, -np.inf
     for a in range(legal.shape[0]):
         if legal[a]:
-            score = values[a] / visits[a] + c * math.sqrt(log_n / visits[a])
+            q = exact[a] if not math.isnan(exact[a]) else values[a] / visits[a]
+            score = q + c * math.sqrt(log_n / visits[a])
             if score > best_score:
                 best, best_score = a, score
     return best
 
 
 @numba.njit(cache=True)
-def select_puct(visits, values, priors, legal, parent_visits, fpu, c):
+def select_puct(visits, values, exact, priors, legal, parent_visits, fpu, c):
     """Index of the legal move maximising Q + c*P*sqrt(N)/(1+n), Q = fpu for unvisited moves.
 
+    A proven move's Q is its exact value (``exact``, nan where unknown).
     Priors are renormalised over the moves legal here; a legal move with no prior (legal in this
     determinization, not where the node was expanded) gets the uniform share.
     """
@@ -59,7 +62,10 @@ def select_puct(visits, values, priors, legal, parent_visits, fpu, c):
     for a in range(legal.shape[0]):
         if legal[a]:
             p = (priors[a] if priors[a] > 0 else missing) / norm
-            q = values[a] / visits[a] if visits[a] > 0 else fpu
+            if not math.isnan(exact[a]):
+                q = exact[a]
+            else:
+                q = values[a] / visits[a] if visits[a] > 0 else fpu
             score = q + c * p * sqrt_n / (1.0 + visits[a])
             if score > best_score:
                 best, best_score = a, score

@@ -15,6 +15,8 @@ import numpy as np
 ROOT_INDEX = 0
 UNVISITED = -1  # children[node, action] of an edge never taken
 UNEXPANDED = -3  # player[node] before the node was evaluated (CHANCE=-1, TERMINAL=-2, or a seat)
+_ARRAYS = ("player", "parent", "node_visits", "node_value", "children", "prior", "edge_visits", "edge_value",
+           "legal", "proven", "proven_value", "edge_exact")
 
 
 class Tree:
@@ -37,10 +39,15 @@ class Tree:
         self.prior = np.zeros((capacity, actions), dtype=np.float32)  # [N, A]
         self.edge_visits = np.zeros((capacity, actions), dtype=np.float64)  # [N, A]
         self.edge_value = np.zeros((capacity, actions), dtype=np.float64)  # [N, A] sum of the mover's value
+        # exact results (solver): a node's proven value vector, and each edge's proven value for its mover
+        self.legal = np.zeros((capacity, actions), dtype=bool)  # [N, A] moves legal at a decision node
+        self.proven = np.zeros(capacity, dtype=bool)  # [N]
+        self.proven_value = np.zeros((capacity, players), dtype=np.float64)  # [N, P] valid where proven
+        self.edge_exact = np.full((capacity, actions), np.nan)  # [N, A] nan until the child is proven
 
     def _grow(self) -> None:
         old = {name: getattr(self, name) for name in
-               ("player", "parent", "node_visits", "node_value", "children", "prior", "edge_visits", "edge_value")}
+               _ARRAYS}
         self._allocate(self.capacity * 2)
         for name, array in old.items():
             getattr(self, name)[: len(array)] = array
@@ -110,9 +117,8 @@ class Tree:
         out.node_value[:m] = self.node_value[index]
         kids = self.children[index]
         out.children[:m] = np.where(kids >= 0, remap[np.maximum(kids, 0)], UNVISITED)
-        out.prior[:m] = self.prior[index]
-        out.edge_visits[:m] = self.edge_visits[index]
-        out.edge_value[:m] = self.edge_value[index]
+        for name in _ARRAYS[5:]:  # per-node rows that hold no node numbers
+            getattr(out, name)[:m] = getattr(self, name)[index]
         out.chance_children = {(int(remap[node]), outcome): int(remap[child])
                                for (node, outcome), child in self.chance_children.items() if keep[node]}
         return out

@@ -46,6 +46,7 @@ def bitboard_to_grid(bitboard: int) -> np.ndarray:
 class Connect4(Game):
     name = "connect4"
     num_players = 2
+    return_bounds = (-1.0, 1.0)
     num_actions = COLS
     # planes: the observer's discs, the opponent's discs, and a constant plane of ones (so a conv net's
     # zero padding outside the board differs from an empty cell); flat: the first two planes

@@ -19,6 +19,7 @@ def has_line(bits: int) -> bool:
 class TicTacToe(Game):
     name = "tictactoe"
     num_players = 2
+    return_bounds = (-1.0, 1.0)
     num_actions = 9
     observation_spec = {"planes": (2, 3, 3), "flat": (18,)}
 
