@@ -66,6 +66,19 @@ def test_resume_refuses_other_network_or_game(tmp_path):
         Trainer(config_from_dict(tiny(game="connect4")), run)
 
 
+def test_an_error_during_training_keeps_the_steps_learned(tmp_path, monkeypatch):
+    def broken_evaluation(self, metrics_log):
+        raise RuntimeError("evaluation failed")
+
+    monkeypatch.setattr(Trainer, "_evaluate", broken_evaluation)
+    run = tmp_path / "run"
+    config = config_from_dict(tiny(train={"steps": 10, "checkpoint_every": 100}, eval={"every": 7}))
+    with pytest.raises(RuntimeError, match="evaluation failed"):
+        train(config, run)
+    assert (run / "checkpoints" / "step_00000007.json").exists()  # saved before the error went up
+    assert Trainer(config, run).step == 7
+
+
 def test_corrupt_latest_checkpoint_is_a_clear_error(tmp_path):
     run = tmp_path / "run"
     train(config_from_dict(tiny(train={"steps": 5})), run)

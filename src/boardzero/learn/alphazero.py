@@ -235,6 +235,11 @@ class Trainer:
                     self.save_checkpoint()
         except KeyboardInterrupt:
             self.console.log("interrupted; saving a checkpoint")
+        except Exception:  # e.g. a failing evaluation: keep the steps learned so far, then report the error
+            if self.step > 0 and self.saved_step != self.step:
+                self.console.log("error; saving a checkpoint before stopping")
+                self.save_checkpoint()
+            raise
         finally:
             actors.close()
             metrics_log.close()
