@@ -24,6 +24,9 @@ WIN_SHIFTS = (1, COLUMN_BITS, COLUMN_BITS - 1, COLUMN_BITS + 1)  # vertical, hor
 _BIT_ROW = np.array([b % COLUMN_BITS for b in range(COLUMN_BITS * COLS)])
 _BIT_COL = np.array([b // COLUMN_BITS for b in range(COLUMN_BITS * COLS)])
 _PLAYABLE_BITS = np.flatnonzero(_BIT_ROW < ROWS)
+_GRID_ROW = ROWS - 1 - _BIT_ROW[_PLAYABLE_BITS]
+_GRID_COL = _BIT_COL[_PLAYABLE_BITS]
+_PLAYABLE_SHIFTS = _PLAYABLE_BITS.astype(np.uint64)
 
 
 def has_four(bitboard: int) -> bool:
@@ -38,8 +41,7 @@ def has_four(bitboard: int) -> bool:
 def bitboard_to_grid(bitboard: int) -> np.ndarray:
     """bool[ROWS, COLS] with row 0 at the top, as the board is drawn."""
     grid = np.zeros((ROWS, COLS), dtype=bool)
-    bits = np.array([(bitboard >> int(b)) & 1 for b in _PLAYABLE_BITS], dtype=bool)
-    grid[ROWS - 1 - _BIT_ROW[_PLAYABLE_BITS], _BIT_COL[_PLAYABLE_BITS]] = bits
+    grid[_GRID_ROW, _GRID_COL] = (np.uint64(bitboard) >> _PLAYABLE_SHIFTS) & np.uint64(1)
     return grid
 
 
