@@ -86,5 +86,6 @@ def print_report(result: ArenaResult) -> None:
     console.print(table)
     console.print(f"mean game length: {result.mean_length:.1f} moves")
     for entrant in result.entrants:
-        splits = [f"seat {seat + 1}: {w}/{d}/{l}" for seat, (w, d, l) in sorted(entrant.by_seat.items())]
+        splits = [f"seat {seat + 1}: {c['wins']}/{c['draws']}/{c['losses']}"
+                  for seat, c in sorted(entrant.by_seat.items())]
         console.print(f"{entrant.spec} by first seat (won/drawn/lost): " + ", ".join(splits), highlight=False)

@@ -42,7 +42,7 @@ class EntrantSummary:
     draws: int = 0
     losses: int = 0
     total_return: float = 0.0
-    by_seat: dict[int, list[int]] = field(default_factory=dict)  # first seat taken -> [wins, draws, losses]
+    by_seat: dict[int, dict[str, int]] = field(default_factory=dict)  # first seat taken -> {"wins": n, ...}
 
     @property
     def win_rate(self) -> float:
@@ -54,8 +54,7 @@ class EntrantSummary:
             "spec": self.spec, "seats": self.seats, "games": self.games, "wins": self.wins, "draws": self.draws,
             "losses": self.losses, "win_rate": self.win_rate, "win_rate_ci95": [low, high],
             "mean_return": self.total_return / self.games if self.games else 0.0,
-            "by_seat": {str(seat): dict(zip(("wins", "draws", "losses"), counts))
-                        for seat, counts in sorted(self.by_seat.items())},
+            "by_seat": {str(seat): dict(counts) for seat, counts in sorted(self.by_seat.items())},
         }
 
 
@@ -185,9 +184,9 @@ def _record(result: ArenaResult, game: GameResult) -> None:
     result.games.append(game)
     for entrant_index, entrant in enumerate(result.entrants):
         entrant.games += 1
-        outcome = _outcome(returns, game.seats, entrant_index)
-        setattr(entrant, _COUNTERS[outcome], getattr(entrant, _COUNTERS[outcome]) + 1)
-        seat_counts = entrant.by_seat.setdefault(game.seats.index(entrant_index), [0, 0, 0])
-        seat_counts[("win", "draw", "loss").index(outcome)] += 1
+        counter = _COUNTERS[_outcome(returns, game.seats, entrant_index)]
+        setattr(entrant, counter, getattr(entrant, counter) + 1)
+        seat_counts = entrant.by_seat.setdefault(game.seats.index(entrant_index), dict.fromkeys(_COUNTERS.values(), 0))
+        seat_counts[counter] += 1
         own = [returns[s] for s in range(len(returns)) if game.seats[s] == entrant_index]
         entrant.total_return += float(np.mean(own))

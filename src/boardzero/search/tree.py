@@ -15,8 +15,10 @@ import numpy as np
 ROOT_INDEX = 0
 UNVISITED = -1  # children[node, action] of an edge never taken
 UNEXPANDED = -3  # player[node] before the node was evaluated (CHANCE=-1, TERMINAL=-2, or a seat)
-_ARRAYS = ("player", "parent", "node_visits", "node_value", "children", "prior", "edge_visits", "edge_value",
-           "legal", "proven", "proven_value", "edge_exact")
+# per-node arrays: the links hold node numbers (remapped by subtree), the data rows are copied as they are
+_NODE_LINKS = ("parent", "children")
+_NODE_DATA = ("player", "node_visits", "node_value", "prior", "edge_visits", "edge_value",
+              "legal", "proven", "proven_value", "edge_exact")
 
 
 class Tree:
@@ -47,7 +49,7 @@ class Tree:
 
     def _grow(self) -> None:
         old = {name: getattr(self, name) for name in
-               _ARRAYS}
+               _NODE_LINKS + _NODE_DATA}
         self._allocate(self.capacity * 2)
         for name, array in old.items():
             getattr(self, name)[: len(array)] = array
@@ -110,14 +112,11 @@ class Tree:
         out._allocate(max(2 * len(index), 64))
         out.size = len(index)
         m = len(index)
-        out.player[:m] = self.player[index]
         out.parent[:m] = np.where(parent[index] >= 0, remap[safe_parent[index]], -1)
         out.parent[0] = -1
-        out.node_visits[:m] = self.node_visits[index]
-        out.node_value[:m] = self.node_value[index]
         kids = self.children[index]
         out.children[:m] = np.where(kids >= 0, remap[np.maximum(kids, 0)], UNVISITED)
-        for name in _ARRAYS[5:]:  # per-node rows that hold no node numbers
+        for name in _NODE_DATA:
             getattr(out, name)[:m] = getattr(self, name)[index]
         out.chance_children = {(int(remap[node]), outcome): int(remap[child])
                                for (node, outcome), child in self.chance_children.items() if keep[node]}
