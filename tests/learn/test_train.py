@@ -51,7 +51,7 @@ def test_end_to_end_and_resume(tmp_path):
     assert any(p.name.startswith("events") for p in (run / "tb").iterdir())
 
     trainer = Trainer(config_from_dict(tiny()), run)  # resumes
-    assert trainer.step == 10 and len(trainer.replay) > 0 and trainer.generation == 1
+    assert trainer.step == 10 and len(trainer.method.replay) > 0 and trainer.generation == 1
     assert trainer.run(steps=15)["step"] == 15
     net, meta = load_network(run, game=make("tictactoe"))
     assert meta["step"] == 15 and "ratings" in meta and meta["config"]["game"] == "tictactoe"
@@ -83,7 +83,7 @@ def test_corrupt_latest_checkpoint_is_a_clear_error(tmp_path):
     run = tmp_path / "run"
     train(config_from_dict(tiny(train={"steps": 5})), run)
     (run / "checkpoints" / "step_00000005.optim.safetensors").write_bytes(b"garbage")
-    with pytest.raises(CheckpointError, match="step_00000005.optim.safetensors: not a valid safetensors"):
+    with pytest.raises(CheckpointError, match="step_00000005.optim.safetensors: contents do not match the checksum"):
         Trainer(config_from_dict(tiny()), run)
 
 
@@ -127,14 +127,16 @@ def test_search_value_share_blends_final_returns_with_root_values():
 
 
 def test_replay_ring_and_round_trip():
-    replay = ReplayBuffer(5, (2,), 3, 2)
+    fields = {"obs": ((2,), np.float32), "mask": ((3,), bool), "policy": ((3,), np.float32),
+              "value": ((2,), np.float32)}
+    replay = ReplayBuffer(5, fields)
     for i in range(7):
         replay.add({"obs": np.full((1, 2), i, np.float32), "mask": np.ones((1, 3), bool),
                     "policy": np.full((1, 3), 1 / 3, np.float32), "value": np.zeros((1, 2), np.float32)})
     assert len(replay) == 5 and replay.added == 7
     arrays = replay.state_arrays()
     assert arrays["obs"][:, 0].tolist() == [2, 3, 4, 5, 6]
-    other = ReplayBuffer(5, (2,), 3, 2)
+    other = ReplayBuffer(5, fields)
     other.load_arrays(arrays)
     assert other.state_arrays()["obs"].tolist() == arrays["obs"].tolist() and other.added == 7
 

@@ -89,11 +89,12 @@ def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False
     return AZAgent(game, net, sims=sims, c_puct=c_puct, batch_size=batch, solver=solver)
 
 
-def _load(game: Game, path: str) -> nn.Module:
+def load_for_play(game: Game, path: str, *, trainer: str = "alphazero") -> nn.Module:
+    """A checkpoint's network, for an agent of ``trainer``'s method (one thread: see below)."""
     torch.set_num_threads(1)
     if not path:
         raise ConfigError("agent", "needs a checkpoint, e.g. az:runs/c4 or az:runs/c4/checkpoints/step_00001000.json")
-    net, _ = load_network(path, game=game)
+    net, _ = load_network(path, game=game, trainer=trainer)
     return net
 
 
@@ -101,13 +102,13 @@ def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_p
        batch: int = 8, solver: bool = True) -> Agent:
     """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X][,batch=B][,solver=false]``; ``batch``: leaves per network
     call; ``solver``: prove wins and losses from terminal states during the search."""
-    return network_agent(game, _load(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch,
+    return network_agent(game, load_for_play(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch,
                          solver=solver)
 
 
 def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:
     """``policy:<checkpoint>[,temperature=T]``."""
-    return PolicyAgent(game, _load(game, path), temperature=temperature)
+    return PolicyAgent(game, load_for_play(game, path), temperature=temperature)
 
 
 def shipped_model(game: Game) -> Path:

@@ -30,6 +30,7 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "policy": "boardzero.agents.az:policy",
     "best": "boardzero.agents.az:best",
     "solver": "boardzero.agents.solver:SolverAgent",
+    "td": "boardzero.agents.td:td",
 }
 
 

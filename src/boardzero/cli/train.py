@@ -20,11 +20,11 @@ def train(
     minutes: Optional[float] = typer.Option(None, "--minutes", help="Stop after this many minutes (overrides train.minutes)."),
     actors: Optional[int] = typer.Option(None, "--actors", help="Self-play processes (overrides selfplay.actors)."),
 ) -> None:
-    """Train a policy-value network by AlphaZero self-play; killing and restarting continues from the last checkpoint.
+    """Train by self-play with the method the config names (alphazero, td or ppo); killing and restarting continues from the last checkpoint.
 
     Example: boardzero train connect4 --config configs/connect4.toml --run runs/c4 --minutes 60
     """
-    from boardzero.learn.alphazero import train as run_training
+    from boardzero.learn.runtime import train as run_training
     from boardzero.learn.config import load_config
 
     cfg = load_config(config)

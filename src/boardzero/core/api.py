@@ -92,6 +92,12 @@ class Game(abc.ABC):
         without the identity; training uses them to augment its samples. None by default."""
         return []
 
+    def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
+        """``batch_size`` games stepped together (``core.batched``); a game with a faster form overrides this."""
+        from boardzero.core.batched import StateBatch
+
+        return StateBatch(self, batch_size, seed=seed, observation_key=observation_key)
+
     def outcome_name(self, outcome: int) -> str:
         """A readable name of a chance outcome id."""
         return f"chance outcome {outcome}"

@@ -1,13 +1,17 @@
 """Training configuration: typed records loaded from TOML and validated field by field.
 
-A config file has a top-level ``game`` (and optional ``[game_options]``) and
-one table per section below. Every field has a default, so a file only states
-what it changes; an unknown or badly typed field is a ``ConfigError`` naming it.
+A config file names its ``method`` (alphazero, td or ppo) and ``game`` (with
+optional ``[game_options]``) at the top level and has one table per section
+below. Every field has a default, so a file only states what it changes; an
+unknown or badly typed field, a value out of range, or a field of another method
+is a ``ConfigError`` naming it. This module is the one place where settings are
+checked.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
 import typing
 from pathlib import Path
@@ -16,98 +20,162 @@ from typing import Any, Literal
 from boardzero.core.errors import ConfigError
 
 
-def doc(default: Any, text: str) -> Any:
-    return dataclasses.field(default=default, metadata={"doc": text})
+METHODS = ("alphazero", "td", "ppo")
+
+
+def doc(default: Any, text: str, *, methods: tuple[str, ...] = (), check: str = "") -> Any:
+    """A config field: its default, one line of documentation, the methods it applies to (all when empty)
+    and its range check (``positive``, ``non_negative``, ``fraction``)."""
+    return dataclasses.field(default=default, metadata={"doc": text, "methods": methods, "check": check})
+
+
+def default_list(items: list, text: str) -> Any:
+    return dataclasses.field(default_factory=lambda: list(items), metadata={"doc": text, "methods": (), "check": ""})
+
+
+AZ = ("alphazero",)
+TD = ("td",)
+PPO = ("ppo",)
 
 
 @dataclasses.dataclass
 class NetworkConfig:
-    kind: Literal["mlp", "conv"] = doc("mlp", "mlp over the 'flat' observation, conv over 'planes'")
-    hidden: int = doc(256, "mlp width; conv value-head width")
-    blocks: int = doc(4, "residual blocks")
-    channels: int = doc(64, "conv channels")
+    kind: Literal["mlp", "conv", "xdim"] = doc(
+        "mlp", "mlp over the 'flat' observation, conv over 'planes', xdim: the cross-dimensional net (games with a "
+               "board layout, e.g. Catan)")
+    hidden: int = doc(256, "mlp width; conv value-head width; xdim width of the dense branch", check="positive")
+    blocks: int = doc(4, "residual blocks", check="non_negative")
+    channels: int = doc(64, "conv and xdim channels of the board branch", check="positive")
 
 
 @dataclasses.dataclass
 class SelfPlayConfig:
-    actors: int = doc(1, "self-play actor processes")
-    games_per_actor: int = doc(32, "games each actor plays at once (their leaves share network batches)")
-    simulations: int = doc(100, "MCTS simulations per move")
-    c_puct: float = doc(1.5, "PUCT exploration constant")
-    dirichlet_alpha: float = doc(1.0, "Dirichlet noise concentration at the root")
-    dirichlet_fraction: float = doc(0.25, "share of Dirichlet noise in the root priors")
-    search_batch: int = doc(8, "leaves gathered per game per network call (virtual loss)")
-    temperature_moves: int = doc(10, "moves per game chosen in proportion to visits; later moves take the most visited")
+    actors: int = doc(1, "self-play actor processes", check="positive")
+    games_per_actor: int = doc(32, "games each actor plays at once (their network calls are batched)", check="positive")
+    publish_every: int = doc(50, "learner steps between sending new weights to the actors", check="positive")
+    seed: int = doc(0, "base seed of the actors' games and random generators")
+    simulations: int = doc(100, "MCTS simulations per move", methods=AZ, check="positive")
+    c_puct: float = doc(1.5, "PUCT exploration constant", methods=AZ, check="positive")
+    dirichlet_alpha: float = doc(1.0, "Dirichlet noise concentration at the root", methods=AZ, check="positive")
+    dirichlet_fraction: float = doc(0.25, "share of Dirichlet noise in the root priors", methods=AZ, check="fraction")
+    search_batch: int = doc(8, "leaves gathered per game per network call (virtual loss)", methods=AZ,
+                            check="positive")
+    temperature_moves: int = doc(10, "moves per game chosen in proportion to visits; later moves take the most "
+                                     "visited", methods=AZ, check="non_negative")
     random_move_share: float = doc(0.0, "chance that a move played is uniformly random (its sample keeps the search "
-                                        "target), so the net also learns positions after blunders")
+                                        "target), so the net also learns positions after blunders", methods=AZ,
+                                   check="fraction")
     search_value_share: float = doc(0.0, "value target = (1 - share) * final returns + share * the root's searched "
-                                         "value vector (less noise from later moves and random moves)")
-    publish_every: int = doc(50, "learner steps between sending new weights to the actors")
-    seed: int = doc(0, "base seed of the actors' random generators")
+                                         "value vector (less noise from later moves and random moves)", methods=AZ,
+                                    check="fraction")
 
 
 @dataclasses.dataclass
 class TrainConfig:
-    steps: int = doc(10_000, "learner steps to reach (a resumed run continues up to this)")
-    minutes: float = doc(0.0, "stop after this many minutes of this invocation (0 = no time limit)")
-    batch_size: int = doc(256, "samples per gradient step")
-    lr: float = doc(1e-3, "AdamW learning rate")
-    weight_decay: float = doc(1e-4, "AdamW weight decay")
-    grad_clip: float = doc(1.0, "gradient norm clip (0 = off)")
-    value_weight: float = doc(1.0, "weight of the value loss against the policy loss")
-    replay_size: int = doc(100_000, "samples kept in the replay buffer")
-    min_replay: int = doc(2_000, "samples collected before learning starts")
-    sample_reuse: float = doc(4.0, "target ratio of samples trained on to samples generated (learner waits above it)")
-    checkpoint_every: int = doc(500, "learner steps between checkpoints")
-    keep_checkpoints: int = doc(5, "newest checkpoints kept on disk (0 = keep all)")
-    log_every: int = doc(50, "learner steps between metric lines")
+    steps: int = doc(10_000, "learner steps to reach (a resumed run continues up to this)", check="positive")
+    minutes: float = doc(0.0, "stop after this many minutes of this invocation (0 = no time limit)",
+                         check="non_negative")
+    batch_size: int = doc(256, "samples per gradient step", check="positive")
+    lr: float = doc(1e-3, "AdamW learning rate", check="positive")
+    weight_decay: float = doc(1e-4, "AdamW weight decay", check="non_negative")
+    grad_clip: float = doc(1.0, "gradient norm clip (0 = off)", check="non_negative")
+    value_weight: float = doc(1.0, "weight of the value loss against the policy loss", methods=AZ + PPO,
+                              check="non_negative")
+    replay_size: int = doc(100_000, "samples kept in the replay buffer", methods=AZ + TD, check="positive")
+    min_replay: int = doc(2_000, "samples collected before learning starts", methods=AZ + TD, check="non_negative")
+    sample_reuse: float = doc(4.0, "target ratio of samples trained on to samples generated (learner waits above "
+                                   "it)", methods=AZ + TD, check="positive")
+    checkpoint_every: int = doc(500, "learner steps between checkpoints", check="positive")
+    keep_checkpoints: int = doc(5, "newest checkpoints kept on disk (0 = keep all)", check="non_negative")
+    log_every: int = doc(50, "learner steps between metric lines", check="positive")
     symmetries: bool = doc(True, "train each sample as itself or as its image under a random symmetry of the game "
-                                 "(board mirrors, rotations), when the game declares any")
-    save_replay: bool = doc(True, "store the replay buffer with each checkpoint so a resumed run keeps its data")
+                                 "(board mirrors, rotations), when the game declares any", methods=AZ)
+    save_replay: bool = doc(True, "store the replay buffer with each checkpoint so a resumed run keeps its data",
+                            methods=AZ + TD)
     seed: int = doc(0, "seed of the network initialisation and the learner's sampling")
 
 
 @dataclasses.dataclass
 class EvalConfig:
-    every: int = doc(1_000, "learner steps between evaluations (0 = never)")
-    games_vs_random: int = doc(40, "games of the greedy network against random, seats rotated")
-    games_vs_mcts: int = doc(10, "games of network+search against rollout MCTS, seats rotated")
-    mcts_simulations: int = doc(200, "simulations of the rollout MCTS opponent")
-    games_vs_best: int = doc(20, "games against the previous best checkpoint, seats rotated")
-    simulations: int = doc(50, "simulations per move of the network player in search games")
+    every: int = doc(1_000, "learner steps between evaluations (0 = never)", check="non_negative")
+    opponents: list = default_list([], "agent specs the trained agent plays in every evaluation, e.g. [\"weighted\", "
+                                       "\"heuristic\"]; it takes one seat, the opponent the others, seats rotated")
+    games: int = doc(20, "games against each of `opponents`", check="non_negative")
+    games_vs_random: int = doc(40, "games of the greedy network against random, seats rotated", methods=AZ,
+                               check="non_negative")
+    games_vs_mcts: int = doc(10, "games of network+search against rollout MCTS, seats rotated", methods=AZ,
+                             check="non_negative")
+    mcts_simulations: int = doc(200, "simulations of the rollout MCTS opponent", methods=AZ, check="positive")
+    games_vs_best: int = doc(20, "games against the previous best checkpoint, seats rotated", methods=AZ,
+                             check="non_negative")
+    simulations: int = doc(50, "simulations per move of the network player in search games", methods=AZ,
+                           check="positive")
     opening_plies: int = doc(0, "random moves that open each game against MCTS and the best (variety between "
-                                "deterministic players)")
-    promote_threshold: float = doc(0.55, "score against the previous best that makes a checkpoint the new best")
+                                "deterministic players)", methods=AZ, check="non_negative")
+    promote_threshold: float = doc(0.55, "score against the previous best that makes a checkpoint the new best",
+                                   methods=AZ, check="fraction")
+
+
+@dataclasses.dataclass
+class TDConfig:
+    lam: float = doc(0.7, "lambda of the lambda-returns: 0 learns from the next prediction only, 1 from the final "
+                          "outcome only", check="fraction")
+    explore: float = doc(0.001, "share of moves played uniformly at random; the lambda-return stops at such a move "
+                                "(it bootstraps from the best move's value there)", check="fraction")
+    huber_delta: float = doc(1.0, "Huber loss: quadratic below this error, linear above", check="positive")
+
+
+@dataclasses.dataclass
+class PPOConfig:
+    rollout_steps: int = doc(64, "decisions of the learner collected per game between updates", check="positive")
+    epochs: int = doc(4, "passes over each rollout", check="positive")
+    minibatches: int = doc(4, "minibatches per pass", check="positive")
+    clip: float = doc(0.2, "clip range of the probability ratio (0 = no clipping: plain advantage actor-critic)",
+                      check="non_negative")
+    gamma: float = doc(1.0, "discount per learner decision", check="fraction")
+    gae_lambda: float = doc(0.95, "GAE lambda", check="fraction")
+    entropy_weight: float = doc(0.01, "entropy bonus", check="non_negative")
+    activity_weight: float = doc(1e-4, "L2 loss on the legal logits, keeping rare actions alive", check="non_negative")
+    bank_size: int = doc(20, "past networks kept in the bank", check="positive")
+    best_share: float = doc(0.8, "share of opponents that are the bank's best network (the rest: any bank member)",
+                            check="fraction")
+    admit_every: int = doc(200, "learner steps between trials of the current network against the best",
+                           check="positive")
+    admit_games: int = doc(40, "games of each trial, seats rotated", check="positive")
+    admit_score: float = doc(0.55, "score against the best that admits the current network to the bank as the new "
+                                   "best", check="fraction")
 
 
 @dataclasses.dataclass
 class Config:
+    method: Literal["alphazero", "td", "ppo"] = doc("alphazero", "training method: alphazero, td or ppo")
     game: str = doc("", "game name, as in `boardzero games`")
     game_options: dict = doc(None, "options of the game")
     network: NetworkConfig = dataclasses.field(default_factory=NetworkConfig)
     selfplay: SelfPlayConfig = dataclasses.field(default_factory=SelfPlayConfig)
     train: TrainConfig = dataclasses.field(default_factory=TrainConfig)
     eval: EvalConfig = dataclasses.field(default_factory=EvalConfig)
+    td: TDConfig = dataclasses.field(default_factory=TDConfig)
+    ppo: PPOConfig = dataclasses.field(default_factory=PPOConfig)
 
     def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["game_options"] = dict(self.game_options or {})
-        return data
+        """Every setting this config's method reads (``config_from_dict`` gives it back)."""
+        data: dict[str, Any] = {"method": self.method, "game": self.game, "game_options": dict(self.game_options or {})}
+        for name in SECTIONS:
+            if self.method not in SECTION_METHODS.get(name, (self.method,)):
+                continue
+            section = getattr(self, name)
+            data[name] = {f.name: getattr(section, f.name) for f in dataclasses.fields(section)
+                          if self.method in (f.metadata.get("methods") or (self.method,))}
+        return dict(json.loads(json.dumps(data)))
 
 
-SECTIONS = {"network": NetworkConfig, "selfplay": SelfPlayConfig, "train": TrainConfig, "eval": EvalConfig}
-POSITIVE = {"selfplay.actors", "selfplay.games_per_actor", "selfplay.simulations", "selfplay.search_batch",
-            "selfplay.publish_every", "train.steps", "train.batch_size", "train.replay_size",
-            "train.checkpoint_every", "train.log_every", "eval.simulations", "eval.mcts_simulations",
-            "network.hidden", "network.channels", "train.lr", "train.sample_reuse", "selfplay.c_puct"}
-NON_NEGATIVE = {"network.blocks", "selfplay.dirichlet_alpha", "selfplay.temperature_moves", "train.minutes",
-                "train.weight_decay", "train.grad_clip", "train.value_weight", "train.min_replay",
-                "train.keep_checkpoints", "eval.every", "eval.games_vs_random", "eval.games_vs_mcts",
-                "eval.games_vs_best", "eval.opening_plies"}
-FRACTIONS = {"selfplay.dirichlet_fraction", "selfplay.random_move_share", "selfplay.search_value_share", "eval.promote_threshold"}
+SECTIONS = {"network": NetworkConfig, "selfplay": SelfPlayConfig, "train": TrainConfig, "eval": EvalConfig,
+            "td": TDConfig, "ppo": PPOConfig}
+SECTION_METHODS = {"td": TD, "ppo": PPO}  # sections that only one method reads
 
 
-def _check_value(field: str, value: Any, annotation: Any) -> Any:
+def _check_value(field: str, value: Any, annotation: Any, check: str) -> Any:
     origin = typing.get_origin(annotation)
     if origin is Literal:
         if value not in typing.get_args(annotation):
@@ -118,6 +186,10 @@ def _check_value(field: str, value: Any, annotation: Any) -> Any:
         if not isinstance(value, bool):
             raise ConfigError(field, f"expected true or false, got {value!r}")
         return value
+    if annotation is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ConfigError(field, f"expected a list of strings, got {value!r}")
+        return list(value)
     if annotation is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(field, f"expected an integer, got {value!r}")
@@ -125,25 +197,32 @@ def _check_value(field: str, value: Any, annotation: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(field, f"expected a number, got {value!r}")
         value = float(value)
-    if field in POSITIVE and not value > 0:
+    if check == "positive" and not value > 0:
         raise ConfigError(field, f"must be > 0, got {value!r}")
-    if field in NON_NEGATIVE and value < 0:
+    if check == "non_negative" and value < 0:
         raise ConfigError(field, f"must be >= 0, got {value!r}")
-    if field in FRACTIONS and not 0 <= value <= 1:
+    if check == "fraction" and not 0 <= value <= 1:
         raise ConfigError(field, f"must be between 0 and 1, got {value!r}")
     return value
 
 
-def _build_section(name: str, cls: type, table: Any) -> Any:
+def _build_section(name: str, cls: type, table: Any, method: str) -> Any:
     if not isinstance(table, dict):
         raise ConfigError(name, f"expected a table [{name}], got {type(table).__name__}")
+    section_methods = SECTION_METHODS.get(name, ())
+    if table and section_methods and method not in section_methods:
+        raise ConfigError(name, f"[{name}] applies to method {', '.join(section_methods)}, not {method!r}")
     hints = typing.get_type_hints(cls)
-    fields = {f.name for f in dataclasses.fields(cls)}
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     values = {}
     for key, value in table.items():
         if key not in fields:
             raise ConfigError(f"{name}.{key}", f"unknown field; allowed: {', '.join(sorted(fields))}")
-        values[key] = _check_value(f"{name}.{key}", value, hints[key])
+        methods = fields[key].metadata.get("methods", ())
+        if methods and method not in methods:
+            raise ConfigError(f"{name}.{key}", f"applies to method {', '.join(methods)}, not {method!r}; "
+                                               "remove it from the config")
+        values[key] = _check_value(f"{name}.{key}", value, hints[key], fields[key].metadata.get("check", ""))
     return cls(**values)
 
 
@@ -151,18 +230,21 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     """Validate a parsed config; the first bad field raises ConfigError naming it."""
     if not isinstance(data, dict):
         raise ConfigError("config", "expected a table at the top level")
-    allowed = {"game", "game_options", *SECTIONS}
+    allowed = {"method", "game", "game_options", *SECTIONS}
     for key in data:
         if key not in allowed:
             raise ConfigError(key, f"unknown field; allowed: {', '.join(sorted(allowed))}")
+    method = data.get("method", "alphazero")
+    if method not in METHODS:
+        raise ConfigError("method", f"{method!r} is not allowed; allowed: {', '.join(METHODS)}")
     game = data.get("game", "")
     if not isinstance(game, str):
         raise ConfigError("game", f"expected a game name, got {game!r}")
     options = data.get("game_options", {})
     if not isinstance(options, dict):
         raise ConfigError("game_options", f"expected a table of game options, got {options!r}")
-    sections = {name: _build_section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
-    return Config(game=game, game_options=dict(options), **sections)
+    sections = {name: _build_section(name, cls, data.get(name, {}), method) for name, cls in SECTIONS.items()}
+    return Config(method=method, game=game, game_options=dict(options), **sections)
 
 
 def load_config(path: str | Path) -> Config:
@@ -181,4 +263,5 @@ def load_config(path: str | Path) -> Config:
 
 def field_docs(cls: type) -> list[tuple[str, Any, str]]:
     """(field, default, one-line doc) of a config section, for help texts."""
-    return [(f.name, f.default, f.metadata.get("doc", "")) for f in dataclasses.fields(cls)]
+    return [(f.name, f.default_factory() if f.default is dataclasses.MISSING else f.default, f.metadata.get("doc", ""))
+            for f in dataclasses.fields(cls)]

@@ -1,4 +1,5 @@
-"""Periodic evaluation of a network during training: vs random, vs rollout MCTS, vs the previous best."""
+"""Periodic evaluation during training: the trained agent against opponent specs (every method), and for
+AlphaZero the greedy network vs random, search vs rollout MCTS and vs the previous best."""
 
 from __future__ import annotations
 
@@ -53,6 +54,15 @@ def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random
         others = np.delete(returns, seat)
         total += float(np.mean(np.where(returns[seat] > others, 1.0, np.where(returns[seat] == others, 0.5, 0.0))))
     return total / games
+
+
+def against_opponents(game: Game, agent: Agent, config: EvalConfig, rng: np.random.Generator) -> dict[str, float]:
+    """``eval/vs_<spec>``: the agent's mean score against each of ``config.opponents`` (one seat for the agent,
+    the opponent in the others, seats rotated; win 1, draw or shared place 0.5, loss 0)."""
+    results = {}
+    for spec in config.opponents if config.games else []:
+        results[f"eval/vs_{spec}"] = score(game, agent, lambda: make_agent(spec, game), config.games, rng)
+    return results
 
 
 def elo_difference(score_: float, games: int) -> float:

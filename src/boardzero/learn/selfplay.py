@@ -10,9 +10,6 @@ vector the search found at the root (``search_value_share``).
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing as mp
-import queue
-import time
 from typing import Any
 
 import numpy as np
@@ -101,55 +98,29 @@ class SelfPlay:
         }
 
 
-def actor_main(actor_id: int, config_dict: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
-    """Entry point of a self-play process: wait for weights, then play and send samples until told to stop."""
-    try:
-        _actor_loop(actor_id, config_dict, weights_queue, sample_queue, stop_event)
-    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the learner does the saving
-        pass
+class SelfPlayWorker:
+    """An actor's AlphaZero self-play: ``games_per_actor`` games searched together with the newest network."""
 
+    def __init__(self, actor_id: int, payload: dict[str, Any]):
+        from boardzero.core.registry import make
+        from boardzero.learn.config import config_from_dict
+        from boardzero.nn.nets import NetworkSpec, build_network
 
-def _actor_loop(actor_id: int, config_dict: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
-    from boardzero.core.registry import make
-    from boardzero.learn.config import config_from_dict
-    from boardzero.nn.checkpoint import load_state
-    from boardzero.nn.nets import NetworkSpec, build_network
+        config = config_from_dict(payload["config"])
+        self.game = make(config.game, **config.game_options)
+        self.net = build_network(NetworkSpec.from_dict(payload["network"]))
+        rng = np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)])
+        self.selfplay = SelfPlay(self.game, NetworkEvaluator(self.net), config.selfplay, rng)
 
-    torch.set_num_threads(1)
-    config = config_from_dict(config_dict["config"])
-    game = make(config.game, **config.game_options)
-    net = build_network(NetworkSpec.from_dict(config_dict["network"]))
-    rng = np.random.default_rng([config.selfplay.seed, actor_id, config_dict.get("generation", 0)])
-    version = -1
+    @property
+    def games_finished(self) -> int:
+        return self.selfplay.games_finished
 
-    def refresh(block: bool) -> None:
-        nonlocal version
-        latest = None
-        while True:
-            try:
-                latest = weights_queue.get(block=block and latest is None, timeout=1.0 if block else None)
-            except queue.Empty:
-                break
-            block = False
-        if latest is not None:
-            version, tensors = latest
-            load_state(net, tensors, f"weights version {version}")
-            net.eval()
+    def load(self, version: int, weights: dict[str, np.ndarray]) -> None:
+        from boardzero.nn.checkpoint import load_state
 
-    while version < 0 and not stop_event.is_set():
-        if mp.parent_process() is not None and not mp.parent_process().is_alive():
-            return
-        refresh(block=True)
-    selfplay = SelfPlay(game, NetworkEvaluator(net), config.selfplay, rng)
-    last_send = time.monotonic()
-    pending: list[dict[str, np.ndarray]] = []
-    parent = mp.parent_process()
-    while not stop_event.is_set():
-        if parent is not None and not parent.is_alive():  # the learner was killed: stop with it
-            return
-        refresh(block=False)
-        pending.extend(selfplay.step())
-        if pending and time.monotonic() - last_send > 1.0:
-            batch = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]}
-            sample_queue.put((actor_id, version, len(pending), batch))
-            pending, last_send = [], time.monotonic()
+        load_state(self.net, weights, f"weights version {version}")
+        self.net.eval()
+
+    def step(self) -> list[dict[str, np.ndarray]]:
+        return self.selfplay.step()

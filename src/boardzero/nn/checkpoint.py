@@ -1,11 +1,15 @@
-"""Network checkpoints: safetensors weights + JSON metadata, never pickle.
+"""Checkpoints: safetensors weights + JSON metadata, never pickle. The one module that reads and writes them.
 
-A checkpoint is two files side by side, ``<name>.safetensors`` (weights) and
-``<name>.json`` (metadata: format, game and options, network spec, step,
-config, ratings, sha256 of the weights). The JSON is written last, so a
-checkpoint whose JSON exists is complete. Every write is atomic (temporary
-file + ``os.replace``). Anything wrong on load is a ``CheckpointError`` that
-names the file and the problem.
+A checkpoint is ``<name>.safetensors`` (the network's weights) and
+``<name>.json`` (metadata: format, game and options, network spec, trainer,
+step, config, ratings, sha256 of every file), plus for training checkpoints
+optional extras ``<name>.<extra>.safetensors`` (optimizer moments, replay
+buffer). The JSON is written last, so a checkpoint whose JSON exists is
+complete. Every write is atomic (temporary file + ``os.replace``). Anything
+wrong on load is a ``CheckpointError`` that names the file and the problem:
+a missing file, a checksum that does not match (a flipped byte), a foreign
+format, or a checkpoint of another game or options (``check_game``, the one
+place that decides whether a checkpoint fits a game).
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ def read_tensors(path: Path, *, sha256: str | None = None) -> dict[str, np.ndarr
     except OSError as exc:
         raise CheckpointError(f"{path}: cannot read weights ({exc.strerror or exc})") from None
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise CheckpointError(f"{path}: weights do not match the checksum in the metadata "
+        raise CheckpointError(f"{path}: contents do not match the checksum in the metadata "
                               "(file corrupt or replaced); delete this checkpoint to fall back to an earlier one")
     try:
         return load_numpy_bytes(data)
@@ -75,12 +79,19 @@ def read_tensors(path: Path, *, sha256: str | None = None) -> dict[str, np.ndarr
         raise CheckpointError(f"{path}: not a valid safetensors file ({exc})") from None
 
 
-def save_network(path_stem: Path, net: nn.Module, metadata: dict[str, Any]) -> Path:
-    """Write ``<stem>.safetensors`` then ``<stem>.json``; returns the JSON path."""
+def save_network(path_stem: Path, net: nn.Module, metadata: dict[str, Any],
+                 extras: dict[str, dict[str, torch.Tensor | np.ndarray]] | None = None) -> Path:
+    """Write ``<stem>.safetensors``, each extra as ``<stem>.<name>.safetensors``, then ``<stem>.json``;
+    returns the JSON path."""
     path_stem = Path(path_stem)
     weights = tensors_to_bytes(net.state_dict())
     weights_path = path_stem.with_name(path_stem.name + ".safetensors")
     atomic_write_bytes(weights_path, weights)
+    extra_sums = {}
+    for name, tensors in (extras or {}).items():
+        data = tensors_to_bytes(tensors)
+        atomic_write_bytes(path_stem.with_name(f"{path_stem.name}.{name}.safetensors"), data)
+        extra_sums[name] = hashlib.sha256(data).hexdigest()
     meta = dict(metadata)
     meta.update({
         "format": FORMAT,
@@ -88,6 +99,7 @@ def save_network(path_stem: Path, net: nn.Module, metadata: dict[str, Any]) -> P
         "network": net.spec.to_dict(),
         "weights": weights_path.name,
         "weights_sha256": hashlib.sha256(weights).hexdigest(),
+        "extras": extra_sums,
     })
     json_path = path_stem.with_name(path_stem.name + ".json")
     atomic_write_json(json_path, meta)
@@ -111,6 +123,41 @@ def read_metadata(json_path: Path) -> dict[str, Any]:
         if key not in meta:
             raise CheckpointError(f"{json_path}: checkpoint metadata lacks {key!r}")
     return meta
+
+
+def extra_path(json_path: Path, name: str) -> Path:
+    return Path(json_path).with_name(f"{Path(json_path).stem}.{name}.safetensors")
+
+
+def read_extra(json_path: Path, meta: dict[str, Any], name: str) -> dict[str, np.ndarray] | None:
+    """The arrays of a checkpoint's extra ``name`` (checked against its checksum), or None if it has none
+    or it was pruned (runs keep large extras only with their newest checkpoint)."""
+    sums = meta.get("extras") or {}
+    path = extra_path(json_path, name)
+    if name not in sums or not path.is_file():
+        return None
+    return read_tensors(path, sha256=sums[name])
+
+
+def optimizer_tensors(optimizer: torch.optim.Optimizer) -> tuple[dict[str, torch.Tensor], list[dict[str, Any]]]:
+    """An optimizer's state as named tensors plus its param groups (JSON-ready)."""
+    state = optimizer.state_dict()
+    tensors = {}
+    for index, entries in state["state"].items():
+        for name, value in entries.items():
+            tensors[f"state.{index}.{name}"] = value if isinstance(value, torch.Tensor) else torch.tensor(value)
+    return tensors, state["param_groups"]
+
+
+def load_optimizer(optimizer: torch.optim.Optimizer, tensors: dict, groups: list[dict[str, Any]], where: Path) -> None:
+    state: dict[int, dict[str, torch.Tensor]] = {}
+    for key, value in tensors.items():
+        _, index, name = key.split(".", 2)
+        state.setdefault(int(index), {})[name] = torch.from_numpy(value.copy())
+    try:
+        optimizer.load_state_dict({"state": state, "param_groups": groups})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CheckpointError(f"{where}: optimizer state does not fit the network ({exc})") from None
 
 
 def find_checkpoints(directory: Path) -> list[tuple[int, Path]]:
@@ -141,12 +188,16 @@ def resolve_checkpoint(path: str | Path) -> Path:
     return path
 
 
-def load_network(path: str | Path, *, game=None) -> tuple[nn.Module, dict[str, Any]]:
-    """Load a network and its metadata; with ``game``, check that the checkpoint was made for it."""
+def load_network(path: str | Path, *, game=None, trainer: str | None = None) -> tuple[nn.Module, dict[str, Any]]:
+    """Load a network and its metadata; with ``game``, check that the checkpoint was made for it; with
+    ``trainer``, that the method named in it made it (a TD value net cannot play as a PPO policy)."""
     json_path = resolve_checkpoint(path)
     meta = read_metadata(json_path)
     if game is not None:
         check_game(meta, game, json_path)
+    if trainer is not None and meta.get("trainer", "alphazero") != trainer:
+        raise CheckpointError(f"{json_path}: checkpoint was made by the {meta.get('trainer', 'alphazero')} trainer, "
+                              f"not {trainer}; use the agent of that method")
     try:
         spec = NetworkSpec.from_dict(meta["network"])
     except ConfigError as exc:

@@ -1,6 +1,7 @@
 """Policy-value networks: masked policy logits and one value per seat (seat-relative).
 
-Two bodies share one contract, ``net(obs, mask) -> (logits[B, A], values[B, P])``:
+Every body shares one contract, ``net(obs, mask) -> (logits[B, A], values[B, P])``, and
+``net.values(obs)`` computes the value head alone:
 
 - ``ResidualMLP`` for a game's ``"flat"`` observation (1-D vector);
 - ``ResidualConv`` for ``"planes"`` observations (C, H, W).
@@ -113,10 +114,16 @@ class ResidualMLP(nn.Module):
         self.policy = nn.Linear(width, spec.num_actions)
         self.value = nn.Sequential(nn.Linear(width, width // 2), nn.ReLU(), nn.Linear(width // 2, spec.num_players))
 
+    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.norm(self.blocks(self.stem(obs.flatten(1)))))
+
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = self.stem(obs.flatten(1))
-        x = torch.relu(self.norm(self.blocks(x)))
+        x = self.trunk(obs)
         return masked_logits(self.policy(x), mask), self.value(x)
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        """The value head alone (value-based methods skip the policy)."""
+        return self.value(self.trunk(obs))
 
 
 class _ConvBlock(nn.Module):
@@ -149,10 +156,17 @@ class ResidualConv(nn.Module):
         # checkpoints store contiguous copies, so the file format does not change
         self.to(memory_format=torch.channels_last)
 
+    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.blocks(self.stem(obs.contiguous(memory_format=torch.channels_last)))
+
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = self.blocks(self.stem(obs.contiguous(memory_format=torch.channels_last)))
+        x = self.trunk(obs)
         logits = self.policy(self.policy_conv(x).flatten(1))
         return masked_logits(logits, mask), self.value(self.value_conv(x).flatten(1))
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        """The value head alone (value-based methods skip the policy)."""
+        return self.value(self.value_conv(self.trunk(obs)).flatten(1))
 
 
 def build_network(spec: NetworkSpec) -> nn.Module:

@@ -80,6 +80,12 @@ class Catan(Game):
             seed = int(np.random.default_rng().integers(2**31))
         return CatanState(self, self.initial_array(seed), seed)
 
+    def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
+        """The compiled batch of games (``BatchedCatan``; flat observations)."""
+        from boardzero.games.catan.batched import BatchedCatan
+
+        return BatchedCatan(self, batch_size, seed, observation_key=observation_key)
+
     def action_name(self, action: int) -> str:
         if self._fixed_board is not None:
             return A.action_name(action, (self._fixed_board.hex_resource, self._fixed_board.hex_number))

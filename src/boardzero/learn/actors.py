@@ -1,0 +1,134 @@
+"""Self-play actor processes, the same for every method.
+
+Each actor runs a method's ``Worker`` (built in the child process from the
+config) in a loop: take the newest weights published by the learner, play,
+and send what finished games produced. The learner publishes through one
+queue per actor and receives from one shared queue; an actor stops with the
+learner.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import time
+from typing import Any, Protocol
+
+import numpy as np
+
+
+class Worker(Protocol):
+    """One actor's self-play for a method (see the method modules)."""
+
+    def load(self, version: int, payload: Any) -> None:
+        """Take new weights (and whatever else the learner publishes)."""
+
+    games_finished: int  # games this worker has finished so far
+
+    def step(self) -> list[dict[str, np.ndarray]]:
+        """Advance the actor's games; return the samples ready to send (dicts of arrays with the same keys)."""
+
+
+class ActorPool:
+    """``count`` spawned processes running ``actor_main(method, ...)``."""
+
+    def __init__(self, method: str, count: int, payload: dict[str, Any]):
+        context = mp.get_context("spawn")
+        self.stop = context.Event()
+        self.samples = context.Queue()
+        self.weight_queues = [context.Queue() for _ in range(count)]
+        self.processes = [context.Process(target=actor_main, args=(method, i, payload, q, self.samples, self.stop),
+                                          daemon=True, name=f"boardzero-actor-{i}")
+                          for i, q in enumerate(self.weight_queues)]
+        for process in self.processes:
+            process.start()
+
+    def publish(self, version: int, payload: Any) -> None:
+        for q in self.weight_queues:
+            q.put((version, payload))
+
+    def collect(self, wait: float) -> list[tuple[int, int, dict[str, np.ndarray]]]:
+        """(version, games, samples) sent since the last call; waits up to ``wait`` seconds for the first."""
+        received = []
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                if not received and wait > 0:
+                    item = self.samples.get(timeout=max(deadline - time.monotonic(), 0.001))
+                else:
+                    item = self.samples.get_nowait()
+            except queue.Empty:
+                break
+            _, version, games, batch = item
+            received.append((version, games, batch))
+        if not received:
+            for process in self.processes:
+                if not process.is_alive():
+                    raise RuntimeError(f"self-play process {process.name} died (exit code {process.exitcode})")
+        return received
+
+    def close(self) -> None:
+        self.stop.set()
+        deadline = time.monotonic() + 10.0
+        while any(p.is_alive() for p in self.processes) and time.monotonic() < deadline:
+            try:  # drain, so no actor blocks on a full pipe while exiting
+                self.samples.get(timeout=0.1)
+            except queue.Empty:
+                pass
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+            process.join(timeout=5)
+        for q in [self.samples, *self.weight_queues]:
+            q.cancel_join_thread()
+            q.close()
+
+
+def actor_main(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
+    """Entry point of a self-play process: wait for weights, then play and send samples until told to stop."""
+    try:
+        _actor_loop(method, actor_id, payload, weights_queue, sample_queue, stop_event)
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the learner does the saving
+        pass
+
+
+def _actor_loop(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue,
+                stop_event) -> None:
+    import torch
+
+    from boardzero.learn.runtime import method_class
+
+    torch.set_num_threads(1)
+    worker = method_class(method).worker(actor_id, payload)
+    version = -1
+    parent = mp.parent_process()
+
+    def refresh(block: bool) -> None:
+        nonlocal version
+        latest = None
+        while True:
+            try:
+                latest = weights_queue.get(block=block and latest is None, timeout=1.0 if block else None)
+            except queue.Empty:
+                break
+            block = False
+        if latest is not None:
+            version = latest[0]
+            worker.load(*latest)
+
+    while version < 0 and not stop_event.is_set():
+        if parent is not None and not parent.is_alive():
+            return
+        refresh(block=True)
+    last_send = time.monotonic()
+    sent_games = 0
+    pending: list[dict[str, np.ndarray]] = []
+    while not stop_event.is_set():
+        if parent is not None and not parent.is_alive():  # the learner was killed: stop with it
+            return
+        refresh(block=False)
+        pending.extend(worker.step())
+        if pending and time.monotonic() - last_send > 1.0:
+            batch = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]}
+            sample_queue.put((actor_id, version, worker.games_finished - sent_games, batch))
+            pending, last_send, sent_games = [], time.monotonic(), worker.games_finished

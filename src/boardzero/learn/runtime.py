@@ -1,0 +1,337 @@
+"""The training runtime every method shares: run directory and resume, checkpoints, actors, metrics,
+periodic evaluation, progress on the terminal, SIGTERM and errors handled without losing learned steps.
+
+A method is one module with a ``Method`` subclass (the learner: networks, optimizer,
+loss, what to do with samples) and a worker (what an actor process plays)::
+
+    collect  -> samples from the actors go to ``method.ingest``
+    update   -> ``method.update()`` is one learner step, whenever ``method.ready()``
+    publish  -> every ``selfplay.publish_every`` steps the actors get ``method.payload()``
+    evaluate -> every ``eval.every`` steps, ``method.evaluate()``
+    log, checkpoint
+
+``train(config, run_dir)`` picks the method named by ``config.method``, starts
+the run or resumes it from its newest checkpoint.
+"""
+
+from __future__ import annotations
+
+import abc
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+from rich.console import Console
+
+from boardzero.core.api import Game
+from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.core.registry import make, resolve
+from boardzero.learn.actors import ActorPool, Worker
+from boardzero.learn.config import Config
+from boardzero.learn.metrics import MetricsLog
+from boardzero.learn.rundir import RunDir
+from boardzero.nn.checkpoint import check_game, load_optimizer, optimizer_tensors, read_extra, read_metadata, \
+    save_network, load_state, read_tensors
+from boardzero.nn.nets import NetworkSpec, build_network, spec_for_game
+
+_METHODS: dict[str, str | type] = {
+    "alphazero": "boardzero.learn.alphazero:AlphaZero",
+    "td": "boardzero.learn.td:TD",
+    "ppo": "boardzero.learn.ppo:PPO",
+}
+
+
+def method_class(name: str) -> type[Method]:
+    return resolve(_METHODS, name, "method")
+
+
+def agent_for_checkpoint(meta: dict[str, Any]) -> str:
+    """The agent name that plays a checkpoint of this metadata (``az``, ``td`` or ``ppo``)."""
+    return method_class(meta.get("trainer", "alphazero")).agent
+
+
+class Method(abc.ABC):
+    """One training algorithm on the shared runtime. Subclasses set ``name`` and ``agent`` and fill the
+    learner side; ``worker`` builds the actor side in each self-play process."""
+
+    name: ClassVar[str]
+    agent: ClassVar[str]  # the agent spec name that plays this method's checkpoints
+    large_extras: ClassVar[tuple[str, ...]] = ()  # checkpoint extras kept only with the newest checkpoint
+
+    def __init__(self, config: Config, game: Game, rundir: RunDir, console: Console):
+        self.config, self.game, self.rundir, self.console = config, game, rundir, console
+        self.rng = np.random.default_rng(config.train.seed)
+        self.spec = self.network_spec()
+        torch.manual_seed(config.train.seed)
+        self.net = build_network(self.spec)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.train.lr,
+                                           weight_decay=config.train.weight_decay)
+        self.step = 0
+
+    def network_spec(self) -> NetworkSpec:
+        net = self.config.network
+        return spec_for_game(self.game, net.kind, hidden=net.hidden, blocks=net.blocks, channels=net.channels)
+
+    # ---- actor side --------------------------------------------------------------------------
+    @classmethod
+    @abc.abstractmethod
+    def worker(cls, actor_id: int, payload: dict[str, Any]) -> Worker:
+        """The self-play of one actor process, from ``actor_payload()``."""
+
+    def actor_payload(self, generation: int) -> dict[str, Any]:
+        """What every actor process is started with (picklable)."""
+        return {"config": self.config.to_dict(), "network": self.spec.to_dict(), "generation": generation,
+                "run": str(self.rundir.path)}
+
+    def payload(self) -> Any:
+        """What the actors get at each publication: by default the network's weights."""
+        return {k: v.detach().cpu().numpy().copy() for k, v in self.net.state_dict().items()}
+
+    # ---- learner side ------------------------------------------------------------------------
+    @abc.abstractmethod
+    def ingest(self, version: int, samples: dict[str, np.ndarray]) -> int:
+        """Take samples from an actor (made with weights ``version``); returns how many it kept."""
+
+    @abc.abstractmethod
+    def ready(self) -> bool:
+        """Whether enough new data is there for an update."""
+
+    @abc.abstractmethod
+    def update(self) -> dict[str, float]:
+        """One learner step; returns its metrics (``losses/...``)."""
+
+    def evaluate(self) -> dict[str, float]:
+        """Scores of the current network (``eval/...``)."""
+        from boardzero.learn.evaluation import against_opponents
+
+        agent = self.play_agent()
+        return against_opponents(self.game, agent, self.config.eval, self.rng)
+
+    @abc.abstractmethod
+    def play_agent(self):
+        """An agent that plays with the current in-memory network, as the method's agent spec would."""
+
+    def metadata(self) -> dict[str, Any]:
+        """Extra metadata stored with a checkpoint (the runtime adds game, step, config, trainer)."""
+        return {}
+
+    def extras(self) -> dict[str, dict[str, np.ndarray]]:
+        """Extra arrays stored with a checkpoint besides network and optimizer (e.g. a replay buffer)."""
+        return {}
+
+    def restore(self, json_path: Path, meta: dict[str, Any]) -> None:
+        """Load what ``metadata``/``extras`` stored (network and optimizer are already loaded)."""
+
+    def optimize(self, loss: torch.Tensor, metrics: dict[str, float]) -> None:
+        """One AdamW step on ``loss`` with the configured gradient clipping."""
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        if self.config.train.grad_clip > 0:
+            metrics["losses/grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.net.parameters(),
+                                                                              self.config.train.grad_clip))
+        self.optimizer.step()
+
+
+class Trainer:
+    """Runs a method: collect, update, publish, evaluate, log, checkpoint; resumes a run."""
+
+    def __init__(self, config: Config, run_dir: str | Path, *, config_text: str | None = None,
+                 console: Console | None = None):
+        torch.set_num_threads(1)
+        self.config = config
+        self.console = console or Console()
+        if not config.game:
+            raise ConfigError("game", "no game given (set game = \"...\" in the config or pass GAME)")
+        self.game = make(config.game, **config.game_options)
+        self.rundir = RunDir(run_dir)
+        self.rundir.claim(config.to_dict(), config_text)
+        self.method = method_class(config.method)(config, self.game, self.rundir, self.console)
+        self.saved_step = -1
+        self.generation = 0  # how many times this run was started (varies the actors' seeds)
+        self.wall = 0.0  # training seconds of the run so far, over all resumes
+        self.latest_eval: dict[str, float] = {}
+        self._resume()
+
+    @property
+    def step(self) -> int:
+        return self.method.step
+
+    def _resume(self) -> None:
+        latest = self.rundir.latest_checkpoint()
+        if latest is None:
+            return
+        meta = read_metadata(latest)
+        check_game(meta, self.game, latest)
+        if meta.get("trainer", "alphazero") != self.method.name:
+            raise ConfigError("method", f"{latest} was made by the {meta.get('trainer')} trainer, not "
+                                        f"{self.method.name}")
+        if meta.get("network") != self.method.spec.to_dict():
+            raise CheckpointError(f"{latest}: checkpoint network {meta.get('network')} differs from the "
+                                         f"configured network {self.method.spec.to_dict()}; use a new --run directory "
+                                         "or the checkpoint's [network] settings")
+        load_state(self.method.net, read_tensors(latest.with_name(meta["weights"]), sha256=meta.get("weights_sha256")),
+                   latest)
+        optimizer = read_extra(latest, meta, "optim")
+        if optimizer is not None:
+            load_optimizer(self.method.optimizer, optimizer, meta.get("optimizer_param_groups", []), latest)
+        for group in self.method.optimizer.param_groups:  # the config may change these on resume
+            group["lr"], group["weight_decay"] = self.config.train.lr, self.config.train.weight_decay
+        self.method.step = int(meta["step"])
+        self.method.restore(latest, meta)
+        self.latest_eval = meta.get("latest_eval", {})
+        self.generation = int(meta.get("generation", 0)) + 1
+        self.wall = float(meta.get("train_seconds", 0.0))
+        self.method.rng = np.random.default_rng([self.config.train.seed, self.step, self.generation])
+        self.console.log(f"resumed {self.rundir.path} from {latest.name} (step {self.step}, "
+                         f"{self.wall / 60:.1f} min trained so far)")
+
+    def metadata(self) -> dict[str, Any]:
+        return {"game": self.game.name, "game_options": self.game.options_dict(), "step": self.step,
+                "trainer": self.method.name, "config": self.config.to_dict(), "latest_eval": self.latest_eval,
+                "generation": self.generation, "train_seconds": round(self.wall, 2), **self.method.metadata()}
+
+    def save_checkpoint(self) -> Path:
+        self.saved_step = self.step
+        tensors, groups = optimizer_tensors(self.method.optimizer)
+        extras = {"optim": tensors, **self.method.extras()}
+        path = save_network(self.rundir.step_stem(self.step), self.method.net,
+                            {**self.metadata(), "optimizer_param_groups": groups}, extras)
+        self.rundir.prune(self.config.train.keep_checkpoints, self.method.large_extras)
+        self.console.log(f"checkpoint {path.name}")
+        return path
+
+    def run(self, *, steps: int | None = None, minutes: float | None = None) -> dict[str, Any]:
+        """Collect, update, publish, evaluate, log and checkpoint until ``steps`` learner steps or ``minutes``."""
+        cfg = self.config
+        target = steps if steps is not None else cfg.train.steps
+        minutes = minutes if minutes is not None else cfg.train.minutes
+        started = time.monotonic()
+        deadline = started + 60.0 * minutes if minutes else float("inf")
+        wall_at_start = self.wall
+        restore_sigterm = _sigterm_as_interrupt()
+        metrics_log = MetricsLog(self.rundir.metrics, self.rundir.tensorboard)
+        self.console.log(f"training {self.game!r} by {self.method.name} with a {self.method.spec.kind} network "
+                         f"({sum(p.numel() for p in self.method.net.parameters()):,} parameters), "
+                         f"{cfg.selfplay.actors} actor(s) x {cfg.selfplay.games_per_actor} games, steps {self.step} "
+                         f"-> {target}" + (f", for at most {minutes:g} min" if minutes else "")
+                         + f"; metrics in {self.rundir.metrics}, TensorBoard: tensorboard --logdir {self.rundir.tensorboard}")
+        actors = ActorPool(self.method.name, cfg.selfplay.actors, self.method.actor_payload(self.generation))
+        actors.publish(self.step, self.method.payload())
+        progress = _Progress(self.step, target, deadline)
+        games = samples = 0
+        window = {"games": 0, "samples": 0, "steps": 0, "since": time.monotonic()}
+        losses: dict[str, float] = {}
+        try:
+            while self.step < target and time.monotonic() < deadline:
+                for version, new_games, batch in actors.collect(wait=0.05):
+                    kept = self.method.ingest(version, batch)
+                    games, samples = games + new_games, samples + kept
+                    window["games"] += new_games
+                    window["samples"] += kept
+                self.wall = wall_at_start + time.monotonic() - started
+                if not self.method.ready():
+                    if progress.idle_due():
+                        self.console.log(f"waiting for self-play: {games} games, {samples} samples so far")
+                    continue
+                losses = self.method.update()
+                self.method.step += 1
+                window["steps"] += 1
+                if self.step % cfg.selfplay.publish_every == 0:
+                    actors.publish(self.step, self.method.payload())
+                if self.step % cfg.train.log_every == 0:
+                    self._log(metrics_log, losses, window, games, progress)
+                    window = {"games": 0, "samples": 0, "steps": 0, "since": time.monotonic()}
+                if cfg.eval.every and self.step % cfg.eval.every == 0:
+                    self._evaluate(metrics_log)
+                if self.step % cfg.train.checkpoint_every == 0:
+                    self.save_checkpoint()
+        except KeyboardInterrupt:
+            self.console.log("interrupted; saving a checkpoint")
+        except Exception:  # e.g. a failing evaluation: keep the steps learned so far, then report the error
+            if self.step > 0 and self.saved_step != self.step:
+                self.console.log("error; saving a checkpoint before stopping")
+                self.save_checkpoint()
+            raise
+        finally:
+            actors.close()
+            metrics_log.close()
+            restore_sigterm()
+        self.wall = wall_at_start + time.monotonic() - started
+        if self.step > 0 and self.saved_step != self.step:
+            self.save_checkpoint()
+        seconds = time.monotonic() - started
+        self.console.log(f"stopped at step {self.step} after {seconds:.0f} s: {games} games, {samples} samples")
+        return {"step": self.step, "games": games, "samples": samples, "seconds": seconds, "losses": losses,
+                "latest_eval": self.latest_eval}
+
+    def _log(self, metrics_log: MetricsLog, losses: dict[str, float], window: dict[str, float], games: int,
+             progress: _Progress) -> None:
+        elapsed = max(time.monotonic() - window["since"], 1e-6)
+        rates = {"charts/games_per_s": window["games"] / elapsed, "charts/samples_per_s": window["samples"] / elapsed,
+                 "charts/SPS": window["steps"] / elapsed, "charts/games_total": float(games)}
+        metrics_log.log(self.step, self.wall, {**losses, **rates})
+        loss_text = "  ".join(f"{k.split('/')[-1]} {v:.4f}" for k, v in losses.items() if k.startswith("losses/"))
+        self.console.log(f"step {self.step:>7}  games/s {rates['charts/games_per_s']:6.2f}  samples/s "
+                         f"{rates['charts/samples_per_s']:7.1f}  steps/s {rates['charts/SPS']:5.2f}  {loss_text}  "
+                         f"eval {_format_eval(self.latest_eval) or '-'}  left {progress.left(self.step)}")
+
+    def _evaluate(self, metrics_log: MetricsLog) -> None:
+        started = time.monotonic()
+        results = self.method.evaluate()
+        results["eval/seconds"] = time.monotonic() - started
+        self.latest_eval = {k: round(v, 4) for k, v in results.items()}
+        metrics_log.log(self.step, self.wall, results)
+        self.console.log(f"step {self.step} evaluation: {_format_eval(results)}")
+
+
+def _format_eval(results: dict[str, float]) -> str:
+    return "  ".join(f"{k.removeprefix('eval/')} {v:.2f}" for k, v in results.items()
+                     if k.startswith("eval/") and k != "eval/seconds")
+
+
+class _Progress:
+    """Time left, from the learner's pace since this invocation started and the deadline."""
+
+    def __init__(self, step: int, target: int, deadline: float):
+        self.first_step, self.target, self.deadline = step, target, deadline
+        self.started = time.monotonic()
+        self.last_idle_note = self.started
+
+    def left(self, step: int) -> str:
+        now = time.monotonic()
+        done = step - self.first_step
+        by_steps = (self.target - step) * (now - self.started) / done if done > 0 else float("inf")
+        seconds = min(by_steps, self.deadline - now)
+        if not np.isfinite(seconds):
+            return "?"
+        return f"{int(seconds // 3600)}:{int(seconds % 3600 // 60):02d}:{int(seconds % 60):02d}"
+
+    def idle_due(self) -> bool:
+        """True every 10 s while the learner waits for data, so a long wait is never silent."""
+        now = time.monotonic()
+        if now - self.last_idle_note >= 10.0:
+            self.last_idle_note = now
+            return True
+        return False
+
+
+def _sigterm_as_interrupt():
+    """Let ``kill PID`` (SIGTERM) stop a run like Ctrl-C does: with a final checkpoint. Returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
+def train(config: Config, run_dir: str | Path, *, steps: int | None = None, minutes: float | None = None,
+          config_text: str | None = None, console: Console | None = None) -> dict[str, Any]:
+    """Start or resume the run in ``run_dir`` with the method the config names; returns a summary."""
+    return Trainer(config, run_dir, config_text=config_text, console=console).run(steps=steps, minutes=minutes)

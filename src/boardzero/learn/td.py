@@ -1,0 +1,211 @@
+"""TD(lambda): a value network learns every seat's outcome from successive predictions of self-play.
+
+Self-play (``TDWorker``, many games in one batch): at each decision with more
+than one legal move the mover looks at the position after every legal move (as
+it sees it), values them all in one network call and plays the one it values
+most for itself; with probability ``td.explore`` it plays a random move. A
+move that leads to a chance node (a roll, a card draw, a steal) is valued by
+the network at that node, before chance: the network learns the expectation
+over the outcomes, so no outcome is enumerated (11 dice totals would cost 11
+evaluations for every roll), as TD-Gammon valued positions before the dice. A
+move that ends the game is valued by its true returns.
+
+Targets: the positions x_0 .. x_{T-1} a game went through (after each chosen
+move), with predictions V_t (one value per seat, absolute order) and final
+returns z, get the lambda-returns
+
+    G_{T-1} = z,    G_t = (1 - lambda) V_{t+1} + lambda G_{t+1},
+
+except that after an exploring move at t+1 the return stops there:
+G_t = the value of the best move at t+1 (what the mover would have played).
+The learner fits the network to them with a Huber loss, gradient clipping and
+AdamW, from a replay buffer of recent samples. The predictions in the targets
+are those made during play (by weights at most one publication old).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from boardzero.learn.replay import ReplayBuffer
+from boardzero.learn.runtime import Method
+from boardzero.nn.evaluator import rotate_to_absolute, rotate_to_relative
+
+
+def lambda_returns(values: np.ndarray, greedy: np.ndarray, explored: np.ndarray, final: np.ndarray,
+                   lam: float) -> np.ndarray:
+    """Targets for positions 0..T-1 from their predictions ``values`` [T, P], the best move's value at each
+    decision ``greedy`` [T, P], which moves explored ``explored`` [T] and the final returns ``final`` [P]."""
+    targets = np.empty_like(values, dtype=np.float64)
+    after = np.asarray(final, np.float64)
+    for t in range(len(values) - 1, -1, -1):
+        targets[t] = after
+        if explored[t]:
+            after = greedy[t]
+        else:
+            after = (1.0 - lam) * values[t] + lam * after
+    return targets
+
+
+def segment_argmax(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Index of the first maximum of each segment ``scores[starts[j]:starts[j+1]]``."""
+    best = np.maximum.reduceat(scores, starts)
+    owner = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(scores)]))
+    hits = np.flatnonzero(scores == best[owner])
+    first = np.full(len(starts), len(scores))
+    np.minimum.at(first, owner[hits], hits)
+    return first
+
+
+def afterstate_values(net, after, seats: np.ndarray) -> np.ndarray:
+    """Seat-relative values [K, P] of afterstates for their movers: the network's, or the true returns where
+    the move ends the game."""
+    with torch.no_grad():
+        relative = net.values(torch.from_numpy(after.obs)).numpy().astype(np.float64)
+    if after.terminal.any():
+        end = np.flatnonzero(after.terminal)
+        relative[end] = rotate_to_relative(after.returns[end], seats[end])
+    return relative
+
+
+class _Game:
+    """One running game's record: the chosen positions and what was predicted there."""
+
+    __slots__ = ("obs", "seat", "value", "greedy", "explored")
+
+    def __init__(self):
+        self.obs, self.seat, self.value, self.greedy, self.explored = [], [], [], [], []
+
+
+class TDWorker:
+    """An actor's TD self-play: ``games_per_actor`` games stepped together, one network call per step."""
+
+    def __init__(self, actor_id: int, payload: dict[str, Any]):
+        from boardzero.core.registry import make
+        from boardzero.learn.config import config_from_dict
+        from boardzero.nn.nets import NetworkSpec, build_network
+
+        config = config_from_dict(payload["config"])
+        self.config = config.td
+        self.game = make(config.game, **config.game_options)
+        self.net = build_network(NetworkSpec.from_dict(payload["network"])).eval()
+        seed = int(np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)]).integers(2**31))
+        self.rng = np.random.default_rng(seed)
+        self.env = self.game.batched(config.selfplay.games_per_actor, seed=seed,
+                                     observation_key=self.net.spec.observation_key)
+        self.env.reset()
+        self.games = [_Game() for _ in range(self.env.num_envs)]
+        self.games_finished = 0
+
+    def load(self, version: int, weights: dict[str, np.ndarray]) -> None:
+        from boardzero.nn.checkpoint import load_state
+
+        load_state(self.net, weights, f"weights version {version}")
+        self.net.eval()
+
+    def step(self) -> list[dict[str, np.ndarray]]:
+        env = self.env
+        actions = np.argmax(env.masks, axis=1)  # the only legal move where there is one
+        multi = np.flatnonzero(env.masks.sum(axis=1) > 1)
+        if len(multi):
+            actions[multi] = self._choose(multi)
+        _, _, _, rewards, done = env.step(actions)
+        finished = []
+        for i in np.flatnonzero(done):
+            finished.append(self._samples(self.games[i], rewards[i]))
+            self.games[i] = _Game()
+            self.games_finished += 1
+        return [f for f in finished if f is not None]
+
+    def _choose(self, rows: np.ndarray) -> np.ndarray:
+        after = self.env.afterstates(rows)
+        seats = self.env.seats[after.row]
+        relative = afterstate_values(self.net, after, seats)
+        starts = after.starts
+        greedy = segment_argmax(relative[:, 0], starts)
+        chosen = greedy.copy()
+        explored = self.rng.random(len(rows)) < self.config.explore
+        if explored.any():
+            sizes = np.diff(np.r_[starts, len(after.row)])
+            chosen[explored] = starts[explored] + self.rng.integers(0, sizes[explored])
+        absolute = rotate_to_absolute(relative, seats)
+        obs = after.obs[chosen]
+        for j, i in enumerate(rows):
+            game = self.games[i]
+            game.obs.append(obs[j])
+            game.seat.append(int(self.env.seats[i]))
+            game.value.append(absolute[chosen[j]])
+            game.greedy.append(absolute[greedy[j]])
+            game.explored.append(bool(explored[j]) and chosen[j] != greedy[j])
+        return after.action[chosen]
+
+    def _samples(self, game: _Game, returns: np.ndarray) -> dict[str, np.ndarray] | None:
+        if not game.obs:
+            return None
+        targets = lambda_returns(np.asarray(game.value), np.asarray(game.greedy), np.asarray(game.explored),
+                                 returns, self.config.lam)
+        seats = np.asarray(game.seat, np.int64)
+        return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}
+
+
+class TD(Method):
+    name = "td"
+    agent = "td"
+    large_extras = ("replay",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        train = self.config.train
+        self.replay = ReplayBuffer(train.replay_size, {"obs": (self.spec.input_shape, np.float32),
+                                                       "value": ((self.spec.num_players,), np.float32)})
+        self.trained = 0
+        self.generated = 0
+
+    @classmethod
+    def worker(cls, actor_id: int, payload: dict[str, Any]) -> TDWorker:
+        return TDWorker(actor_id, payload)
+
+    def ingest(self, version: int, samples: dict[str, np.ndarray]) -> int:
+        self.replay.add(samples)
+        self.generated += len(samples["obs"])
+        return len(samples["obs"])
+
+    def ready(self) -> bool:
+        train = self.config.train
+        return (len(self.replay) >= max(train.min_replay, train.batch_size)
+                and self.trained + train.batch_size <= train.sample_reuse * max(self.generated, 1))
+
+    def update(self) -> dict[str, float]:
+        self.net.train()
+        batch = self.replay.sample(self.config.train.batch_size, self.rng)
+        predicted = self.net.values(torch.from_numpy(batch["obs"]))
+        target = torch.from_numpy(batch["value"])
+        loss = F.huber_loss(predicted, target, delta=self.config.td.huber_delta)
+        metrics = {"losses/value": loss.item(), "losses/mean_target": float(target[:, 0].mean())}
+        self.optimize(loss, metrics)
+        self.net.eval()
+        self.trained += self.config.train.batch_size
+        return metrics
+
+    def play_agent(self):
+        from boardzero.agents.td import TDAgent
+
+        return TDAgent(self.game, self.net)
+
+    def extras(self) -> dict[str, dict[str, np.ndarray]]:
+        if not self.config.train.save_replay or len(self.replay) == 0:
+            return {}
+        return {"replay": self.replay.state_arrays()}
+
+    def restore(self, json_path: Path, meta: dict[str, Any]) -> None:
+        from boardzero.nn.checkpoint import read_extra
+
+        if self.config.train.save_replay:
+            arrays = read_extra(json_path, meta, "replay")
+            if arrays is not None:
+                self.replay.load_arrays(arrays, json_path)
