@@ -54,6 +54,9 @@ class SelfPlayConfig:
     games_per_actor: int = doc(32, "games each actor plays at once (their network calls are batched)", check="positive")
     publish_every: int = doc(50, "learner steps between sending new weights to the actors", check="positive")
     seed: int = doc(0, "base seed of the actors' games and random generators")
+    precision: Literal["auto", "float32", "bfloat16"] = doc(
+        "auto", "number format of self-play network calls; auto: bfloat16 where the CPU does it natively (about 3x "
+                "faster), else float32")
     simulations: int = doc(100, "MCTS simulations per move", methods=AZ, check="positive")
     c_puct: float = doc(1.5, "PUCT exploration constant", methods=AZ, check="positive")
     dirichlet_alpha: float = doc(1.0, "Dirichlet noise concentration at the root", methods=AZ, check="positive")
@@ -93,6 +96,9 @@ class TrainConfig:
     save_replay: bool = doc(True, "store the replay buffer with each checkpoint so a resumed run keeps its data",
                             methods=AZ + TD)
     seed: int = doc(0, "seed of the network initialisation and the learner's sampling")
+    precision: Literal["auto", "float32", "bfloat16"] = doc(
+        "float32", "number format of the learner's forward and backward passes (weights stay float32); auto: "
+                   "bfloat16 where the CPU does it natively")
 
 
 @dataclasses.dataclass

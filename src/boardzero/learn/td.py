@@ -35,6 +35,7 @@ import torch.nn.functional as F
 from boardzero.learn.replay import ReplayBuffer
 from boardzero.learn.runtime import Method
 from boardzero.nn.evaluator import rotate_to_absolute, rotate_to_relative
+from boardzero.nn.precision import autocast, resolve
 
 
 def lambda_returns(values: np.ndarray, greedy: np.ndarray, explored: np.ndarray, final: np.ndarray,
@@ -62,11 +63,11 @@ def segment_argmax(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return first
 
 
-def afterstate_values(net, after, seats: np.ndarray) -> np.ndarray:
+def afterstate_values(net, after, seats: np.ndarray, precision: str = "float32") -> np.ndarray:
     """Seat-relative values [K, P] of afterstates for their movers: the network's, or the true returns where
     the move ends the game."""
-    with torch.no_grad():
-        relative = net.values(torch.from_numpy(after.obs)).numpy().astype(np.float64)
+    with torch.no_grad(), autocast(precision):
+        relative = net.values(torch.from_numpy(after.obs)).float().numpy().astype(np.float64)
     if after.terminal.any():
         end = np.flatnonzero(after.terminal)
         relative[end] = rotate_to_relative(after.returns[end], seats[end])
@@ -92,6 +93,7 @@ class TDWorker:
 
         config = config_from_dict(payload["config"])
         self.config = config.td
+        self.precision = resolve(config.selfplay.precision)
         self.game = make(config.game, **config.game_options)
         self.net = build_network(NetworkSpec.from_dict(payload["network"])).eval()
         seed = int(np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)]).integers(2**31))
@@ -125,7 +127,7 @@ class TDWorker:
     def _choose(self, rows: np.ndarray) -> np.ndarray:
         after = self.env.afterstates(rows)
         seats = self.env.seats[after.row]
-        relative = afterstate_values(self.net, after, seats)
+        relative = afterstate_values(self.net, after, seats, self.precision)
         starts = after.starts
         greedy = segment_argmax(relative[:, 0], starts)
         chosen = greedy.copy()
@@ -183,7 +185,8 @@ class TD(Method):
     def update(self) -> dict[str, float]:
         self.net.train()
         batch = self.replay.sample(self.config.train.batch_size, self.rng)
-        predicted = self.net.values(torch.from_numpy(batch["obs"]))
+        with autocast(self.config.train.precision):
+            predicted = self.net.values(torch.from_numpy(batch["obs"])).float()
         target = torch.from_numpy(batch["value"])
         loss = F.huber_loss(predicted, target, delta=self.config.td.huber_delta)
         metrics = {"losses/value": loss.item(), "losses/mean_target": float(target[:, 0].mean())}
