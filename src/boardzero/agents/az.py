@@ -89,12 +89,12 @@ def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False
     return AZAgent(game, net, sims=sims, c_puct=c_puct, batch_size=batch, solver=solver)
 
 
-def load_for_play(game: Game, path: str, *, trainer: str = "alphazero") -> nn.Module:
-    """A checkpoint's network, for an agent of ``trainer``'s method (one thread: see below)."""
+def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphazero",)) -> nn.Module:
+    """A checkpoint's network made by one of ``trainers``, for playing (one thread)."""
     torch.set_num_threads(1)
     if not path:
         raise ConfigError("agent", "needs a checkpoint, e.g. az:runs/c4 or az:runs/c4/checkpoints/step_00001000.json")
-    net, _ = load_network(path, game=game, trainer=trainer)
+    net, _ = load_network(path, game=game, trainers=trainers)
     return net
 
 
@@ -107,8 +107,15 @@ def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_p
 
 
 def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:
-    """``policy:<checkpoint>[,temperature=T]``."""
-    return PolicyAgent(game, load_for_play(game, path), temperature=temperature)
+    """``policy:<checkpoint>[,temperature=T]``: the most probable move of an AlphaZero or PPO network's policy
+    (``temperature`` > 0 samples instead)."""
+    return PolicyAgent(game, load_for_play(game, path, trainers=("alphazero", "ppo")), temperature=temperature)
+
+
+def ppo(game: Game, path: str = "", *, greedy: bool = False) -> Agent:
+    """``ppo:<checkpoint>[,greedy]``: a PPO-trained policy, sampled as it was trained (``greedy``: the most
+    probable move)."""
+    return PolicyAgent(game, load_for_play(game, path, trainers=("ppo",)), temperature=0.0 if greedy else 1.0)
 
 
 def shipped_model(game: Game) -> Path:

@@ -31,6 +31,7 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "best": "boardzero.agents.az:best",
     "solver": "boardzero.agents.solver:SolverAgent",
     "td": "boardzero.agents.td:td",
+    "ppo": "boardzero.agents.az:ppo",
 }
 
 

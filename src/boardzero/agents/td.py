@@ -43,4 +43,4 @@ def td(game: Game, path: str = "") -> Agent:
     checkpoints directory or checkpoint file)."""
     from boardzero.agents.az import load_for_play
 
-    return TDAgent(game, load_for_play(game, path, trainer="td"))
+    return TDAgent(game, load_for_play(game, path, trainers=("td",)))

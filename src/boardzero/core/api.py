@@ -92,6 +92,11 @@ class Game(abc.ABC):
         without the identity; training uses them to augment its samples. None by default."""
         return []
 
+    def board_layout(self):
+        """How the flat observation and the actions sit on a 2-D grid (``core.layout.BoardLayout``), for
+        networks with a board branch; None for games without one."""
+        return None
+
     def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
         """``batch_size`` games stepped together (``core.batched``); a game with a faster form overrides this."""
         from boardzero.core.batched import StateBatch

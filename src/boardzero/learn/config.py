@@ -133,7 +133,8 @@ class TDConfig:
 
 @dataclasses.dataclass
 class PPOConfig:
-    rollout_steps: int = doc(64, "decisions of the learner collected per game between updates", check="positive")
+    batch_samples: int = doc(4096, "learner decisions (from finished games) collected for each update",
+                             check="positive")
     epochs: int = doc(4, "passes over each rollout", check="positive")
     minibatches: int = doc(4, "minibatches per pass", check="positive")
     clip: float = doc(0.2, "clip range of the probability ratio (0 = no clipping: plain advantage actor-critic)",

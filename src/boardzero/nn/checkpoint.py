@@ -188,16 +188,18 @@ def resolve_checkpoint(path: str | Path) -> Path:
     return path
 
 
-def load_network(path: str | Path, *, game=None, trainer: str | None = None) -> tuple[nn.Module, dict[str, Any]]:
+def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | None = None
+                 ) -> tuple[nn.Module, dict[str, Any]]:
     """Load a network and its metadata; with ``game``, check that the checkpoint was made for it; with
-    ``trainer``, that the method named in it made it (a TD value net cannot play as a PPO policy)."""
+    ``trainers``, that one of these methods made it (a TD value net cannot play as a policy)."""
     json_path = resolve_checkpoint(path)
     meta = read_metadata(json_path)
     if game is not None:
         check_game(meta, game, json_path)
-    if trainer is not None and meta.get("trainer", "alphazero") != trainer:
-        raise CheckpointError(f"{json_path}: checkpoint was made by the {meta.get('trainer', 'alphazero')} trainer, "
-                              f"not {trainer}; use the agent of that method")
+    made_by = meta.get("trainer", "alphazero")
+    if trainers is not None and made_by not in trainers:
+        raise CheckpointError(f"{json_path}: checkpoint was made by the {made_by} trainer, not "
+                              f"{' or '.join(trainers)}; play it with that method's agent")
     try:
         spec = NetworkSpec.from_dict(meta["network"])
     except ConfigError as exc:

@@ -29,17 +29,19 @@ MASKED_LOGIT = -1.0e9  # finite, so a zero target times a masked log-prob stays 
 class NetworkSpec:
     """Everything needed to rebuild a network; stored in checkpoint metadata."""
 
-    kind: Literal["mlp", "conv"]  # residual MLP over "flat" or residual conv net over "planes"
+    kind: Literal["mlp", "conv", "xdim"]  # residual MLP over "flat", residual conv net over "planes", or the
+    # cross-dimensional net over "flat" placed on the game's board layout (nn.xdim)
     input_shape: tuple[int, ...]  # shape of the observation that goes in
     num_actions: int  # policy logits
     num_players: int  # values, one per seat, seat-relative
     hidden: int = 256  # mlp: width of the residual stream; conv: width of the value head
     blocks: int = 4  # residual blocks
-    channels: int = 64  # conv: channels of the residual stream
+    channels: int = 64  # conv, xdim: channels of the residual stream
+    layout: str = ""  # xdim: the game whose board layout places the observation
 
     @property
     def observation_key(self) -> str:
-        return "flat" if self.kind == "mlp" else "planes"
+        return "planes" if self.kind == "conv" else "flat"
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -62,9 +64,11 @@ class NetworkSpec:
         return spec
 
     def validate(self) -> None:
-        if self.kind not in ("mlp", "conv"):
-            raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv")
-        expected_dims = 1 if self.kind == "mlp" else 3
+        if self.kind not in ("mlp", "conv", "xdim"):
+            raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
+        if self.kind == "xdim" and not self.layout:
+            raise ConfigError("network.layout", "xdim needs the name of a game with a board layout")
+        expected_dims = 3 if self.kind == "conv" else 1
         if len(self.input_shape) != expected_dims or any(d <= 0 for d in self.input_shape):
             raise ConfigError("network.input_shape",
                               f"{self.kind} needs a {expected_dims}-D positive shape, got {list(self.input_shape)}")
@@ -76,13 +80,16 @@ class NetworkSpec:
 
 def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64) -> NetworkSpec:
     """A network spec that fits ``game``'s observation, actions and players."""
-    key = "flat" if kind == "mlp" else "planes"
+    key = "planes" if kind == "conv" else "flat"
+    if kind == "xdim" and game.board_layout() is None:
+        raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
     if key not in game.observation_spec:
         raise ConfigError("network.kind",
                           f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
                           f"it has: {', '.join(game.observation_spec)}")
     spec = NetworkSpec(kind=kind, input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
-                       num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels)
+                       num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels,
+                       layout=game.name if kind == "xdim" else "")
     spec.validate()
     return spec
 
@@ -172,4 +179,9 @@ class ResidualConv(nn.Module):
 def build_network(spec: NetworkSpec) -> nn.Module:
     """A freshly initialised network for ``spec``."""
     spec.validate()
+    if spec.kind == "xdim":
+        from boardzero.core.registry import game_class
+        from boardzero.nn.xdim import CrossDimensional
+
+        return CrossDimensional(spec, game_class(spec.layout)().board_layout())
     return ResidualMLP(spec) if spec.kind == "mlp" else ResidualConv(spec)

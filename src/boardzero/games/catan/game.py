@@ -80,6 +80,12 @@ class Catan(Game):
             seed = int(np.random.default_rng().integers(2**31))
         return CatanState(self, self.initial_array(seed), seed)
 
+    def board_layout(self):
+        """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
+        from boardzero.games.catan.layout import board_layout
+
+        return board_layout()
+
     def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
         """The compiled batch of games (``BatchedCatan``; flat observations)."""
         from boardzero.games.catan.batched import BatchedCatan
