@@ -218,6 +218,12 @@ class State(abc.ABC):
         """The action history as ``seat`` saw it: ids it may not know are ``None``."""
         return list(self.history)
 
+    def last_seen_by(self) -> tuple[int, ...] | None:
+        """The seats that may know the last applied entry of the history (None: every seat); derived from
+        ``public_history`` by default, which games with long histories can answer faster."""
+        seats = tuple(s for s in range(self.game.num_players) if self.public_history(s)[-1] is not None)
+        return None if len(seats) == self.game.num_players else seats
+
     def render(self, seat: int | None = None) -> str:
         """A text picture of the position; with ``seat``, only what that seat may see."""
         return repr(self)

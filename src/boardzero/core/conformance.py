@@ -37,6 +37,7 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
                 _check_clone_independence(game, state, rng)
                 _check_hidden_information(game, state, rng)
                 _check_public_view(game, state)
+                _check_last_seen_by(game, state)
                 _check_illegal_rejected(game, state)
             if state.current_player == CHANCE:
                 state.apply(sample_chance(state, rng))
@@ -165,6 +166,15 @@ def _check_hidden_information(game: Game, state: State, rng: np.random.Generator
                 who = "a spectator" if viewer is None else f"seat {seat}"
                 _fail(f"{who}: public_view changed when only what seat {seat} cannot know changed "
                       "(public_view leaks hidden cards)")
+
+
+def _check_last_seen_by(game: Game, state: State) -> None:
+    if not state.history:
+        return
+    seats = tuple(s for s in range(game.num_players) if state.public_history(s)[-1] is not None)
+    expected = None if len(seats) == game.num_players else seats
+    if state.last_seen_by() != expected:
+        _fail(f"last_seen_by() is {state.last_seen_by()}, but public_history says {expected}")
 
 
 def _check_public_view(game: Game, state: State) -> None:

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from boardzero.core.api import sample_chance
+from boardzero.core.api import CHANCE, sample_chance
 from boardzero.core.conformance import ConformanceError, check_game
 from boardzero.games.catan import Catan, CatanOptions, CatanState, action_id
 from boardzero.games.catan import actions as A
@@ -88,6 +88,18 @@ def test_every_hand_is_shown_once_the_game_is_over_and_dice_are_reported():
     assert view["over"] and view["winner"] in (0, 1) and view["returns"][view["winner"]] == 1.0
     assert all("hand" in seat and "points" in seat for seat in view["seats"])
     assert 2 <= rolled <= 12
+    rolls = [a for a, actor in zip(state.history, _actors(state)) if actor == CHANCE and 2 <= a <= 12]
+    assert sum(view["dice_counts"]) == len(rolls) > 0 and view["dice_counts"][rolled - 2] >= 1
+
+
+def _actors(state):
+    """Who took each history entry, by replaying the record."""
+    replay = state.game.new_state(seed=state.seed)
+    actors = []
+    for action in state.history:
+        actors.append(replay.current_player)
+        replay.apply(action)
+    return actors
 
 
 def test_action_fields_name_the_parts_action_id_takes():

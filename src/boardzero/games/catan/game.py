@@ -301,6 +301,22 @@ class CatanState(State):
             cells = self._cells()
         return [a if knowers is None or seat in knowers else None for _, a, knowers, _ in cells]
 
+    def dice_counts(self) -> list[int]:
+        """How often each total 2..12 was rolled so far (11 counts; rolls are public)."""
+        counts = [0] * 13
+        for _, a, _, actor in self._cells():
+            if actor == CHANCE and 2 <= a <= 12:
+                counts[a] += 1
+        return counts[2:]
+
+    def last_seen_by(self) -> tuple[int, ...] | None:
+        if self._lazy is not None or self._tail is None:
+            return super().last_seen_by()
+        knowers = self._tail[2]
+        if knowers is None or len(set(knowers)) == self.game.num_players:
+            return None
+        return tuple(sorted(set(knowers)))
+
     def _raw_cells(self) -> list[tuple]:
         cells = []
         cell = self._tail

@@ -116,6 +116,7 @@ def public_view(state, seat: int | None) -> dict:
         "turn": int(s[E.G_TURN]),
         "turn_player": int(s[E.G_TURN_PLAYER]),
         "dice": int(s[E.G_LAST_ROLL]) or None,
+        "dice_counts": state.dice_counts(),
         "has_rolled": bool(s[E.G_HAS_ROLLED]),
         "dev_played_this_turn": bool(s[E.G_DEV_PLAYED]),
         "free_roads": int(s[E.G_FREE_ROADS]),
