@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -32,7 +32,7 @@ test-all: install
 
 ## Benchmarks, side by side with other engines (installs the comparison engines).
 bench: install
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web,bench]'
 	$(BIN)/boardzero bench
 
 clean:
