@@ -2,9 +2,10 @@
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
+PORT   ?= 8000
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install play watch test test-all bench clean
+.PHONY: install play play-terminal watch test test-all bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,8 +15,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## Play Connect 4 in the terminal against the bundled agent (watch it play itself when there is no terminal).
+## Serve the web page: play Catan, Connect 4 and more in a browser against any agent (prints the address to open).
 play: install
+	$(BIN)/boardzero serve --host 127.0.0.1 --port $(PORT)
+
+## Play Connect 4 in the terminal against the bundled agent (watch it play itself when there is no terminal).
+play-terminal: install
 	@if [ -t 0 ]; then $(BIN)/boardzero play connect4; \
 	else $(BIN)/boardzero play connect4 --watch; fi
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Optional
 
@@ -26,6 +27,16 @@ def _per_game(values: list[str] | None, flag: str) -> dict[str, str]:
         if not spec:
             raise ConfigError(flag, f"empty agent spec for {name!r}; expected GAME=SPEC or SPEC")
     return out
+
+
+def _check_port_free(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise ConfigError("--port", f"cannot listen on {host}:{port} ({exc.strerror}); choose another port "
+                                        f"with --port (make play PORT=8001)") from None
 
 
 def serve(
@@ -57,6 +68,7 @@ def serve(
     config = ServerConfig(host=host, port=port, db=db, max_active_games=max_games, max_body_bytes=max_body,
                           bot_delay=delay, opponents=_per_game(opponent, "--opponent"),
                           hint_agent=_per_game(hint_agent, "--hint-agent"), workers=workers, records=records)
+    _check_port_free(host, port)
     app = create_app(config)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"boardzero: games are kept in {config.db}")

@@ -158,7 +158,9 @@ class Drivers:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        # a move being computed or stored finishes (and is stored) before the store closes
+        await asyncio.get_running_loop().run_in_executor(None, functools.partial(
+            self.pool.shutdown, wait=True, cancel_futures=True))
 
 
 def create_app(config: ServerConfig) -> FastAPI:

@@ -32,10 +32,9 @@ export function drawBoard(container, view, { legal = [], onAct = null, hint = nu
   }
   for (const [edgeId, move] of legalBy.road) {
     const edge = view.edges[edgeId];
-    const [a, b] = shorten(at(edge.nodes[0]), at(edge.nodes[1]), 0.18);
-    board.append(s("line", { class: "path-hit legal", x1: a[0], y1: a[1], x2: b[0], y2: b[1], "data-edge": edgeId,
-                             "data-action": move.action, onclick: () => onAct && onAct(move.action) },
-                   s("title", { text: move.name })));
+    board.append(s("rect", { class: "path-hit legal", ...bar(at(edge.nodes[0]), at(edge.nodes[1]), 0.18, 12),
+                             "data-edge": edgeId, "data-action": move.action,
+                             onclick: () => onAct && onAct(move.action) }, s("title", { text: move.name })));
   }
   for (const node of nodes) {
     if (node.owner !== null) board.append(drawBuilding(node, at));
@@ -60,6 +59,15 @@ function groupLegal(legal) {
     else if (move.kind === "robber") groups.robber.set(move.hex, move);
   }
   return groups;
+}
+
+// a rounded bar of the given thickness along a path, ``share`` cut off at each end (a clickable area
+// with a real width, unlike a line's stroke)
+function bar([x1, y1], [x2, y2], share, thickness) {
+  const length = Math.hypot(x2 - x1, y2 - y1) * (1 - 2 * share);
+  const angle = Math.atan2(y2 - y1, x2 - x1) * 180 / Math.PI;
+  return { x: -length / 2, y: -thickness / 2, width: length, height: thickness, rx: thickness / 2,
+           transform: `translate(${(x1 + x2) / 2},${(y1 + y2) / 2}) rotate(${angle})` };
 }
 
 function shorten([x1, y1], [x2, y2], share) {
