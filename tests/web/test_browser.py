@@ -145,13 +145,14 @@ def _play_turns(page, turns: int) -> None:
 
 
 def test_connect4_to_the_end_then_replay(page, server, shots):
-    _new_game(page, server, "connect4", opponent="random")
-    for _ in range(30):
+    _new_game(page, server, "connect4", opponent="greedy")
+    for turn in range(30):
         page.wait_for_selector("rect.c4-col.legal, #game-summary", timeout=WAIT_MS)
         if page.locator("#game-summary").count():
             break
         moves = page.locator("#log > div").count()
-        page.locator("rect.c4-col.legal").nth(3 if page.locator("rect.c4-col.legal").count() > 3 else 0).click()
+        columns = page.locator("rect.c4-col.legal")
+        columns.nth((3 + 2 * turn) % columns.count()).click()  # spread the discs over the board
         page.wait_for_function(f"document.querySelectorAll('#log > div').length > {moves}", timeout=WAIT_MS)
     summary = page.inner_text("#game-summary")
     assert "Game over" in summary and ("wins with four in a row" in summary or "draw" in summary)

@@ -147,7 +147,7 @@ async function gameScreen(id, seatWanted, gen) {
     h("div", { class: "side" },
       el.summary,
       h("div", { class: "card" }, el.status, el.dice, el.error),
-      seat === null ? null : h("div", { class: "card", id: "actions-card" }, h("h3", {}, "Your hand and moves"), el.actions),
+      seat === null ? null : h("div", { class: "card", id: "actions-card" }, h("h3", {}, "You"), el.actions),
       seat === null ? null : h("div", { class: "card hint" }, h("label", {}, hintToggle, " Hints: what would the agent do?"), el.hint),
       h("div", { class: "card" }, h("h3", {}, "Players"), el.players),
       h("div", { class: "card" }, h("h3", {}, "Log"), el.log),
@@ -197,7 +197,7 @@ async function gameScreen(id, seatWanted, gen) {
     draw.drawDice(el.dice, snap.view);
     if (seat !== null) draw.drawActions(el.actions, { ...snap, legal: mine ? snap.legal : [] }, act);
     el.status.className = "status" + (mine ? " yours" : "");
-    el.status.textContent = statusLine(snap, mine) + " · " + draw.statusText(snap);
+    el.status.textContent = snap.over ? statusLine(snap, mine) : statusLine(snap, mine) + " · " + draw.statusText(snap);
     if (snap.error) el.error.textContent = `This game stopped: ${snap.error}`;
     delay.value = snap.delay;
     delayText.textContent = `${snap.delay.toFixed(1)} s`;
@@ -328,9 +328,9 @@ async function replayScreen(base, gen) {
   app.replaceChildren(h("div", { class: "game" }, boardEl,
     h("div", { class: "side" }, summaryEl,
       h("div", { class: "card controls" },
-        h("button", { onclick: () => show(0), title: "start" }, "⏮"), h("button", { id: "back", onclick: () => show(ply - 1) }, "◀"),
+        h("button", { onclick: () => show(0), title: "start" }, "◀◀"), h("button", { id: "back", onclick: () => show(ply - 1) }, "◀"),
         h("button", { id: "play", onclick: toggle }, "play / pause"), h("button", { id: "forward", onclick: () => show(ply + 1) }, "▶"),
-        h("button", { onclick: () => show(first.total), title: "end" }, "⏭"), slider, position),
+        h("button", { onclick: () => show(first.total), title: "end" }, "▶▶"), slider, position),
       h("div", { class: "card" }, diceEl),
       h("div", { class: "card" }, h("h3", {}, "Players"), playersEl),
       h("div", { class: "card" }, h("h3", {}, "Log"), logEl))));

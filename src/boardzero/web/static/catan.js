@@ -232,23 +232,27 @@ export function summary(snap) {
   const rows = view.seats.map((p) => {
     const settlements = 5 - p.settlements_left, cities = 4 - p.cities_left;
     const vpCards = p.development ? p.development["victory point"] : 0;
-    return h("tr", { "data-seat": p.seat }, h("td", {}, swatch(p.seat), " ", seatLabel(snap, p.seat)),
+    const name = seatLabel(snap, p.seat).split(" (")[0];
+    return h("tr", { "data-seat": p.seat, title: seatLabel(snap, p.seat) }, h("td", {}, swatch(p.seat), " ", name),
              h("td", {}, settlements), h("td", {}, 2 * cities), h("td", {}, p.longest_road ? 2 : 0),
              h("td", {}, p.largest_army ? 2 : 0), h("td", {}, vpCards), h("td", {}, h("b", {}, p.points ?? p.visible_points)));
   });
   const winner = view.winner === null ? "The turn limit ended the game." : `${seatLabel(snap, view.winner)} wins.`;
   return h("div", {},
            h("p", {}, h("b", {}, winner), ` ${view.turn} turns.`),
-           h("table", { class: "list", "data-summary": "vp" },
-             h("tr", {}, ["Seat", "Settlements", "Cities", "Longest road", "Largest army", "VP cards", "Total"].map((t) => h("th", {}, t))),
+           h("table", { class: "list compact", "data-summary": "vp" },
+             h("tr", {}, [["Seat", ""], ["Settl.", "settlements, 1 point each"], ["Cities", "2 points each"],
+                          ["Road", "longest road"], ["Army", "largest army"], ["VP cards", "victory-point cards"],
+                          ["Total", ""]].map(([t, title]) => h("th", { title }, t))),
              rows),
-           h("h3", {}, "Dice rolled"), diceHistogram(view.dice_counts));
+           h("h3", {}, "Dice rolled"), diceHistogram(view.dice_counts),
+           h("div", { class: "muted" }, "Bars: rolls of each total; dashes: the expected number."));
 }
 
 function diceHistogram(counts) {
   const most = Math.max(1, ...counts);
   const width = 11 * 34 + 20, height = 150;
-  const chart = s("svg", { viewBox: `0 0 ${width} ${height}`, width, height, "data-summary": "dice" });
+  const chart = s("svg", { viewBox: `0 0 ${width} ${height}`, style: "width:100%;height:auto", "data-summary": "dice" });
   const total = counts.reduce((a, b) => a + b, 0);
   counts.forEach((count, i) => {
     const x = 10 + i * 34, barHeight = (height - 45) * count / most;
