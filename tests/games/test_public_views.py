@@ -2,23 +2,17 @@
 
 import json
 
-from boardzero.core.conformance import ConformanceError, check_game
-from boardzero.core.registry import make
 import pytest
 
+from boardzero.core.conformance import ConformanceError, check_game
+from boardzero.core.registry import make
 from boardzero.games.kuhn_poker import BET, PASS, KuhnState
-
-
-def _play(game, actions):
-    state = game.new_state(seed=0)
-    for action in actions:
-        state.apply(action)
-    return state
+from tests.conftest import play_actions
 
 
 def test_connect4_view_is_the_grid_top_down_and_marks_the_four():
     game = make("connect4")
-    state = _play(game, [3, 4, 3, 4, 3, 4])
+    state = play_actions("connect4", [3, 4, 3, 4, 3, 4])
     view = state.public_view(None)
     assert view["grid"][5][3] == 0 and view["grid"][5][4] == 1 and view["grid"][0] == [None] * 7
     assert view["to_move"] == 0 and not view["over"] and view["winner"] is None and view["moves"] == 6
@@ -31,18 +25,18 @@ def test_connect4_view_is_the_grid_top_down_and_marks_the_four():
 
 
 def test_tictactoe_view_lists_the_cells():
-    state = _play(make("tictactoe"), [4, 0])
+    state = play_actions("tictactoe", [4, 0])
     view = state.public_view(0)
     assert view["cells"] == [1, None, None, None, 0, None, None, None, None] and view["seat"] == 0
 
 
 def test_kuhn_view_shows_only_the_viewers_card_until_the_showdown():
     game = make("kuhn_poker", players=2)
-    state = _play(game, [2, 0])  # seat 0 holds K, seat 1 holds J
+    state = play_actions("kuhn_poker", [2, 0], players=2)  # seat 0 holds K, seat 1 holds J
     assert [s["card"] for s in state.public_view(0)["seats"]] == ["K", None]
     assert [s["card"] for s in state.public_view(1)["seats"]] == [None, "J"]
     assert [s["card"] for s in state.public_view(None)["seats"]] == [None, None]
-    assert [game.new_state().hidden_name(1), _play(game, [1]).hidden_name(0)] == [
+    assert [game.new_state().hidden_name(1), play_actions("kuhn_poker", [1], players=2).hidden_name(0)] == [
         "deal a card to seat 0", "deal a card to seat 1"]
     state.apply(BET)
     state.apply(PASS)  # seat 1 folds: its card stays hidden, the winner's is shown

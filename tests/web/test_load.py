@@ -110,7 +110,8 @@ def test_many_games_and_a_person_survive_a_crash_and_restart(tmp_path):
     lost, resumed = [], 0
     for game_id, before in seen_before.items():
         log = after[game_id]["log"]
-        if not all(map(_same_entry, before, log)) or len(log) < len(before) or stored_final[game_id][:len(stored_at_crash[game_id])] != stored_at_crash[game_id]:
+        kept = stored_final[game_id][:len(stored_at_crash[game_id])] == stored_at_crash[game_id]
+        if not (kept and len(log) >= len(before) and all(map(_same_entry, before, log))):
             lost.append(game_id)
         resumed += len(stored_final[game_id]) > len(stored_at_crash[game_id])
     total_actions = sum(len(a) for a in stored_final.values())

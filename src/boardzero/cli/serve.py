@@ -46,7 +46,7 @@ def serve(
                                                          "$XDG_DATA_HOME/boardzero/games.sqlite)."),
     max_games: int = typer.Option(32, "--max-games", help="Games in progress at once."),
     max_body: int = typer.Option(16_384, "--max-body", help="Largest request body in bytes."),
-    delay: float = typer.Option(0.6, "--delay", help="Default seconds before each agent move (adjustable on the page)."),
+    delay: float = typer.Option(0.6, "--delay", help="Default seconds before each agent move (adjustable per game)."),
     opponent: Optional[list[str]] = typer.Option(None, "--opponent", help="Agent proposed for the other seats: "
                                                  "GAME=SPEC (e.g. catan=heuristic), repeatable; default: the shipped "
                                                  "model, else heuristic, else mcts."),

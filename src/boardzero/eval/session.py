@@ -20,7 +20,7 @@ from typing import Iterable
 
 import numpy as np
 
-from boardzero.agents.base import Advice, Agent
+from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import CHANCE, Game, State, sample_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
@@ -206,12 +206,6 @@ class GameSession:
     def seat_view(self, seat: int) -> SeatView:
         """``seat``'s view of a copy of the position (safe to read while the game goes on)."""
         return SeatView(self.state.clone(), seat)
-
-    def advice(self, agent: Agent, seat: int, *, top: int = 3) -> Advice:
-        """What ``agent`` would do for ``seat`` now (seeing only that seat's view)."""
-        if self.state.current_player != seat:
-            raise NotYourTurnError(-1, f"not seat {seat}'s turn")
-        return agent.advise(self.seat_view(seat), self.rng(), top=top)
 
     @classmethod
     def from_record(cls, record: dict) -> GameSession:

@@ -188,7 +188,8 @@ class GameManager:
     def authorize_host(self, live: LiveGame, token: str | None) -> None:
         """Settings may be changed with the host token or any person's seat token."""
         if not token:
-            raise ApiError(401, "missing_token", "send the game's host token or a seat token as 'Authorization: Bearer TOKEN'")
+            raise ApiError(401, "missing_token",
+                           "send the game's host token or a seat token as 'Authorization: Bearer TOKEN'")
         if not any(live.token_ok(name, token) for name in live.token_hashes):
             raise ApiError(403, "wrong_token", "that token belongs to no seat of this game and is not its host token")
 
