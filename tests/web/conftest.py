@@ -70,11 +70,11 @@ class Server:
         return self.client.post(f"/api/games/{game_id}/actions", json={"seat": seat, "action": action},
                                 headers=auth(token))
 
-    def wait(self, game_id, until, seat=None, token=None, timeout=60.0):
-        """Poll until ``until(snapshot)`` holds; returns that snapshot."""
+    def wait(self, game_id, until, seat=None, token=None, timeout=60.0, since=0):
+        """Poll until ``until(snapshot)`` holds; returns that snapshot (its log from ``since``)."""
         deadline = time.monotonic() + timeout
         while True:
-            snap = self.state(game_id, seat, token)
+            snap = self.state(game_id, seat, token, since)
             if until(snap):
                 return snap
             assert time.monotonic() < deadline, f"timed out waiting; pending {snap['pending']}"

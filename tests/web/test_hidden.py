@@ -21,7 +21,8 @@ def _quick_move(legal):
     return legal[0]["action"]
 
 
-def _check_raw(raw: bytes, viewer, true_log) -> dict:
+def _check_raw(raw: bytes, viewer, true_log) -> tuple[dict, int]:
+    """Checks one raw response for ``viewer``; returns it parsed and how many log entries it hid."""
     snap = json.loads(raw)
     assert raw.count(b'"development_new"') == (1 if viewer is not None else 0)  # the viewer's own record only
     for seat in snap["view"]["seats"]:
@@ -35,7 +36,7 @@ def _check_raw(raw: bytes, viewer, true_log) -> dict:
         else:
             hidden += 1
             assert entry["action"] is None and entry["text"] == truth.hidden_text != truth.text
-    return {"snap": snap, "hidden": hidden}
+    return snap, hidden
 
 
 def test_a_seat_and_a_spectator_never_receive_hidden_cards(server):
@@ -43,20 +44,21 @@ def test_a_seat_and_a_spectator_never_receive_hidden_cards(server):
     game_id, token = created["id"], created["tokens"]["0"]
     live = server.app.state.manager.get(game_id)
     hidden_seen = {0: 0, None: 0}
+    checked = {0: 0, None: 0}  # log entries already checked (their visibility does not change before the end)
     for _ in range(1500):
-        server.wait(game_id, my_turn(0), 0, token)
+        server.wait(game_id, my_turn(0), 0, token, since=10**9)
         for viewer in (0, None):
-            raw = server.client.get(f"/api/games/{game_id}" + ("?seat=0" if viewer == 0 else ""),
-                                    headers=auth(token if viewer == 0 else None)).content
-            checked = _check_raw(raw, viewer, list(live.session.log))
-            hidden_seen[viewer] = checked["hidden"]
-        snap = checked["snap"]
+            query = f"?since={checked[viewer]}" + ("&seat=0" if viewer == 0 else "")
+            raw = server.client.get(f"/api/games/{game_id}{query}", headers=auth(token if viewer == 0 else None)).content
+            snap, hidden = _check_raw(raw, viewer, list(live.session.log))
+            hidden_seen[viewer] += hidden
+            checked[viewer] += len(snap["log"])
         if snap["over"] or (hidden_seen[0] >= 6 and snap["pending"]["seat"] == 0):
             break
-        own = server.state(game_id, 0, token)
+        own = server.state(game_id, 0, token, since=10**9)
         assert server.act(game_id, 0, token, _quick_move(own["legal"])).status_code == 200
     assert not snap["over"], "the game ended before enough hidden draws and steals happened"
-    assert hidden_seen[0] >= 6 and hidden_seen[None] >= hidden_seen[0]
+    assert hidden_seen[0] >= 6 and hidden_seen[None] >= hidden_seen[0] and checked[0] == len(live.session.log)
     kinds = {e.hidden_text.split(" ")[0] for e in live.session.log if e.seen_by is not None and 0 not in e.seen_by}
     assert "draw" in kinds  # opponents' development draws were among them
 
@@ -67,7 +69,7 @@ def test_a_seats_response_is_the_same_whatever_the_hidden_cards_are(server):
     game_id, token = created["id"], created["tokens"]["0"]
     live = server.app.state.manager.get(game_id)
     for _ in range(400):
-        snap = server.wait(game_id, my_turn(0), 0, token)
+        snap = server.wait(game_id, my_turn(0), 0, token, since=10**9)
         dev_cards = sum(p["dev_cards"] for p in snap["view"]["seats"][1:])
         if dev_cards >= 2 and snap["view"]["phase"] == "pre_roll":
             break
