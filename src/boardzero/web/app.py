@@ -173,6 +173,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app):
         for live in manager.resume():
             drivers.kick(live)
+        # build the proposed opponents now (shipped models load in seconds), not on the first page view
+        asyncio.get_running_loop().run_in_executor(drivers.pool, manager.meta)
         yield
         await drivers.stop()
         store.close()
