@@ -2,20 +2,25 @@
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
+PORT   ?= 8000
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install play watch test test-all bench clean
+.PHONY: install play play-terminal watch test test-all bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
 install: $(STAMP)
 
-## Play Connect 4 in the terminal against the bundled agent (watch it play itself when there is no terminal).
+## Serve the web page: play Catan, Connect 4 and more in a browser against any agent (prints the address to open).
 play: install
+	$(BIN)/boardzero serve --host 127.0.0.1 --port $(PORT)
+
+## Play Connect 4 in the terminal against the bundled agent (watch it play itself when there is no terminal).
+play-terminal: install
 	@if [ -t 0 ]; then $(BIN)/boardzero play connect4; \
 	else $(BIN)/boardzero play connect4 --watch; fi
 
@@ -32,7 +37,7 @@ test-all: install
 
 ## Benchmarks, side by side with other engines (installs the comparison engines).
 bench: install
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web,bench]'
 	$(BIN)/boardzero bench
 
 clean:

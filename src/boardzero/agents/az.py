@@ -19,12 +19,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from boardzero.agents.base import Agent
+from boardzero.agents.base import Advice, Agent, ranked_advice
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.view import SeatView
 from boardzero.nn.checkpoint import load_network
-from boardzero.nn.evaluator import NetworkEvaluator
+from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_absolute
 from boardzero.search import MCTS, MCTSConfig
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -47,10 +47,19 @@ class PolicyAgent(Agent):
         self.game, self.temperature = game, temperature
         self.evaluator = NetworkEvaluator(net)
 
-    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+    def _predict(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
+        """The network's priors [A] and its values [P] in absolute seat order for the view's position."""
         obs = view.observation[self.evaluator.key][None]
-        priors, _ = self.evaluator.predict(obs.astype(np.float32, copy=False), view.legal_mask[None])
-        prior = priors[0].astype(np.float64)
+        priors, relative = self.evaluator.predict(obs.astype(np.float32, copy=False), view.legal_mask[None])
+        return priors[0].astype(np.float64), rotate_to_absolute(relative, np.array([view.seat]))[0]
+
+    def advise(self, view: SeatView, rng: np.random.Generator, *, top: int = 3) -> Advice:
+        """The most probable moves of the policy, and the value head's estimate for every seat."""
+        prior, values = self._predict(view)
+        return ranked_advice(prior, view.legal_mask, values, top)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        prior, _ = self._predict(view)
         if self.temperature > 0:
             weights = prior ** (1.0 / self.temperature) * view.legal_mask
             return int(rng.choice(len(prior), p=weights / weights.sum()))
@@ -73,6 +82,14 @@ class AZAgent(Agent):
     def reset(self) -> None:
         self.mcts = make_search(self.game, self.evaluator, simulations=self.sims, c_puct=self.c_puct,
                                 batch_size=self.batch_size, solver=self.solver)
+
+    def advise(self, view: SeatView, rng: np.random.Generator, *, top: int = 3) -> Advice:
+        """The most visited moves of a search from here (proven losses left out), their values (exact where
+        proven) and the root's value vector."""
+        result = self.mcts.search(view, rng, add_noise=False)
+        visits = np.where(result.choices(), np.asarray(result.visits, np.float64), 0.0)
+        values = result.q if result.exact is None else np.where(np.isnan(result.exact), result.q, result.exact)
+        return ranked_advice(visits, view.legal_mask, result.value, top, values)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         result = self.mcts.search(view, rng, add_noise=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.agents.base import Agent
+from boardzero.agents.base import Advice, Agent, ranked_advice
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
@@ -51,6 +51,11 @@ class MCTSAgent(Agent):
         if self.temperature > 0:
             return int(rng.choice(len(result.visits), p=result.policy(self.temperature)))
         return result.best_action()
+
+    def advise(self, view: SeatView, rng: np.random.Generator, *, top: int = 3) -> Advice:
+        """The most visited moves of a search from here, with their mean values and the root's value vector."""
+        result = self.mcts.search(view, rng)
+        return ranked_advice(result.visits, view.legal_mask, result.value, top, result.q)
 
     def reset(self) -> None:
         self.mcts.reset()

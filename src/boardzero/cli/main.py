@@ -28,6 +28,7 @@ app.command("simulate")(_arena.simulate)
 app.command("play")(_play.play)
 app.command("train")(__import__("boardzero.cli.train", fromlist=["train"]).train)
 app.command("accuracy")(__import__("boardzero.cli.accuracy", fromlist=["accuracy"]).accuracy)
+app.command("serve")(__import__("boardzero.cli.serve", fromlist=["serve"]).serve)
 app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(_bench.bench)
 
 

@@ -12,7 +12,7 @@ from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
-from boardzero.games.catan import explain, hidden, render
+from boardzero.games.catan import explain, hidden, public, render
 from boardzero.games.catan import observe as O
 from boardzero.games.catan.board import RESOURCE_NAMES, Board, make_board, parse_board_option
 
@@ -99,6 +99,9 @@ class Catan(Game):
 
     def outcome_name(self, outcome: int) -> str:
         return A.outcome_name(outcome)
+
+    def action_fields(self, action: int) -> dict:
+        return A.action_fields(action)
 
 
 # what current_player is in each phase: CHANCE, TERMINAL, or None for the deciding seat
@@ -298,6 +301,22 @@ class CatanState(State):
             cells = self._cells()
         return [a if knowers is None or seat in knowers else None for _, a, knowers, _ in cells]
 
+    def dice_counts(self) -> list[int]:
+        """How often each total 2..12 was rolled so far (11 counts; rolls are public)."""
+        counts = [0] * 13
+        for _, a, _, actor in self._cells():
+            if actor == CHANCE and 2 <= a <= 12:
+                counts[a] += 1
+        return counts[2:]
+
+    def last_seen_by(self) -> tuple[int, ...] | None:
+        if self._lazy is not None or self._tail is None:
+            return super().last_seen_by()
+        knowers = self._tail[2]
+        if knowers is None or len(set(knowers)) == self.game.num_players:
+            return None
+        return tuple(sorted(set(knowers)))
+
     def _raw_cells(self) -> list[tuple]:
         cells = []
         cell = self._tail
@@ -313,6 +332,16 @@ class CatanState(State):
     # ------------------------------------------------------------------ display and records
     def render(self, seat: int | None = None, *, color: bool = False) -> str:
         return render.render(self, seat, color=color)
+
+    def public_view(self, seat: int | None = None) -> dict:
+        return public.public_view(self, seat)
+
+    def hidden_name(self, outcome: int) -> str:
+        if self.phase == E.PH_STEAL:
+            return f"steal a card from seat {int(self.s[E.G_VICTIM])}"
+        if self.phase == E.PH_DEV_DRAW:
+            return "draw a development card"
+        return super().hidden_name(outcome)
 
     def to_record(self) -> dict:
         record = super().to_record()

@@ -1,0 +1,220 @@
+"""A game between people and agents, driven one decision at a time (no blocking loop).
+
+A ``GameSession`` holds the true state. Whoever drives it (the web server, a
+terminal) asks ``pending()`` who decides next: a person's seat waits for
+``play(seat, action)``; an agent's seat or a chance node is advanced by
+``step()``, or in two halves, ``choose()`` (slow, reads a copy, may run in a
+worker thread) and ``apply(action)``, so a server never holds its lock while
+an agent thinks. Chance outcomes and agents' rngs come from ``(seed, ply)``,
+so a session rebuilt from its record (``actions=``) goes on the same way.
+
+The log keeps one entry per applied action with its text for those who may
+see it and, for a hidden chance outcome (a card drawn or stolen), the text for
+everyone else; ``log_for(seat)`` gives what a seat may read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from boardzero.agents.base import Agent
+from boardzero.agents.registry import make_agent
+from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.errors import ConfigError, IllegalActionError
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+
+HUMAN = "human"  # the seat spec of a person
+# tried in order when no opponent is asked for: the shipped model, then the Catan bot, then plain search
+OPPONENT_FALLBACKS = ("best", "heuristic", "mcts:sims=400")
+HINT_FALLBACKS = ("best", "mcts:sims=200")
+
+
+class NotYourTurnError(IllegalActionError):
+    """A seat tried to act when another seat (or chance) is to move."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    kind: str  # "human", "agent", "chance" or "over"
+    seat: int | None  # the seat to move (None for chance and at the end)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    ply: int  # index in the state's history
+    actor: int  # seat, or CHANCE
+    action: int
+    text: str  # the action's name as its actor saw it
+    seen_by: tuple[int, ...] | None  # seats that may see it; None: everyone
+    hidden_text: str | None = None  # what the others are told (hidden chance outcomes only)
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seen_by is None or seat in self.seen_by
+
+    def for_viewer(self, seat: int | None, reveal: bool = False) -> dict:
+        """JSON-ready entry as ``seat`` (None: a spectator) may read it; ``reveal`` shows everything."""
+        shown = reveal or self.visible_to(seat)
+        return {"ply": self.ply, "actor": self.actor if self.actor >= 0 else None,
+                "action": self.action if shown else None, "text": self.text if shown else self.hidden_text}
+
+
+def agent_for(game: Game, preferred: str | None, fallbacks: Iterable[str]) -> tuple[str, Agent]:
+    """The first of ``preferred`` and ``fallbacks`` that builds an agent for ``game`` (a shipped model
+    exists, a bot plays that game), with its spec; ``preferred`` that fails raises its error."""
+    if preferred:
+        return preferred, make_agent(preferred, game)
+    problems = []
+    for spec in fallbacks:
+        try:
+            return spec, make_agent(spec, game)
+        except ConfigError as exc:
+            problems.append(str(exc))
+    raise ConfigError("agent", f"no agent plays {game.name}: {'; '.join(problems)}")
+
+
+def win_chances(game: Game, values: np.ndarray) -> list[float]:
+    """Expected returns as a 0..1 chance to win: scaled by the game's return bounds (a draw counts half),
+    else clipped to 0..1 (returns of 1 for a win and 0 otherwise, as Catan's default)."""
+    values = np.asarray(values, np.float64)
+    if game.return_bounds is not None:
+        low, high = game.return_bounds
+        values = (values - low) / (high - low)
+    return [float(v) for v in np.clip(values, 0.0, 1.0)]
+
+
+def _possible(state: State, action: int) -> bool:
+    player = state.current_player
+    if player == CHANCE:
+        return any(o == action and p > 0 for o, p in state.chance_outcomes())
+    return player >= 0 and 0 <= action < state.game.num_actions and bool(state.legal_mask()[action])
+
+
+class GameSession:
+    """One game: seat specs (``HUMAN`` or an agent spec), a seed, and the actions so far."""
+
+    def __init__(self, game: Game, seats: list[str], *, seed: int | None, actions: Iterable[int] = (),
+                 with_agents: bool = True):
+        """``seats``: ``HUMAN`` or an agent spec per seat (only labels when not ``with_agents``, as for
+        replaying a record); ``seed`` fixes the setup and, with the ply, every chance outcome and agent rng."""
+        if len(seats) != game.num_players:
+            raise ConfigError("seats", f"{game.name} with these options has {game.num_players} seats, got {len(seats)}")
+        if seed is not None and (not isinstance(seed, int) or seed < 0):
+            raise ConfigError("seed", f"must be a non-negative integer, got {seed!r}")
+        self.game = game
+        self.seats = list(seats)
+        self.seed = seed
+        self.agents: dict[int, Agent] = {i: make_agent(spec, game) for i, spec in enumerate(seats)
+                                         if spec != HUMAN and with_agents}
+        self.state: State = game.new_state(seed=seed)
+        self.log: list[LogEntry] = []
+        for action in actions:
+            self.apply(action)
+
+    # ------------------------------------------------------------------ who moves
+    def pending(self) -> Pending:
+        player = self.state.current_player
+        if self.state.is_terminal():
+            return Pending("over", None)
+        if player == CHANCE:
+            return Pending("chance", None)
+        return Pending(HUMAN if self.seats[player] == HUMAN else "agent", player)
+
+    @property
+    def ply(self) -> int:
+        return len(self.log)
+
+    @property
+    def actions(self) -> list[int]:
+        return [entry.action for entry in self.log]
+
+    def rng(self, ply: int | None = None) -> np.random.Generator:
+        """The rng of a ply's chance outcome or agent decision: fixed by the seed and the ply."""
+        return np.random.default_rng([self.seed or 0, self.ply if ply is None else ply])
+
+    # ------------------------------------------------------------------ moving
+    def play(self, seat: int, action: int) -> LogEntry:
+        """A person's move for ``seat``; raises (changing nothing) when it is not theirs to make or illegal."""
+        if not 0 <= seat < self.game.num_players:
+            raise ConfigError("seat", f"{self.game.name} has seats 0..{self.game.num_players - 1}, got {seat}")
+        if self.seats[seat] != HUMAN:
+            raise NotYourTurnError(action, f"seat {seat} is played by {self.seats[seat]}, not by a person")
+        pending = self.pending()
+        if pending.seat != seat:
+            whom = {"over": "the game is over", "chance": "a chance outcome is due"}.get(
+                pending.kind, f"seat {pending.seat} is to move")
+            raise NotYourTurnError(action, f"not seat {seat}'s turn: {whom}")
+        return self.apply(action)
+
+    def choose(self) -> int:
+        """The next chance outcome or agent decision (from a copy of the state; nothing changes)."""
+        pending = self.pending()
+        if pending.kind == "chance":
+            return int(sample_chance(self.state, self.rng()))
+        if pending.kind != "agent" or pending.seat not in self.agents:
+            raise NotYourTurnError(-1, f"no automatic move: {pending.kind} to move")
+        return int(self.agents[pending.seat].act(self.seat_view(pending.seat), self.rng()))
+
+    def step(self) -> LogEntry:
+        """Apply the next chance outcome or agent decision."""
+        return self.apply(self.choose())
+
+    def advance(self, max_steps: int = 1_000_000) -> int:
+        """Step until a person is to move or the game ends; returns the steps taken."""
+        steps = 0
+        while steps < max_steps and self.pending().kind in ("agent", "chance"):
+            self.step()
+            steps += 1
+        return steps
+
+    def apply(self, action: int) -> LogEntry:
+        """Apply any legal action or outcome (no seat check) and log it; raises IllegalActionError otherwise."""
+        state = self.state
+        actor = state.current_player
+        action = int(action)
+        if not _possible(state, action):
+            state.apply(action)  # raises the game's IllegalActionError with its reason
+            raise IllegalActionError(action, "not possible here")  # pragma: no cover - apply raised
+        text = state.action_name(action)
+        hidden_text = state.hidden_name(action) if actor == CHANCE and self.game.has_hidden_information else None
+        state.apply(action)
+        seen_by = state.last_seen_by() if self.game.has_hidden_information else None
+        entry = LogEntry(len(self.log), actor, action, text, seen_by, hidden_text if seen_by is not None else None)
+        self.log.append(entry)
+        return entry
+
+    # ------------------------------------------------------------------ reading
+    def view(self, seat: int | None) -> dict:
+        """The public view of ``seat`` (None: a spectator)."""
+        return self.state.public_view(seat)
+
+    def legal_moves(self, seat: int) -> list[dict]:
+        """``seat``'s legal moves with names and parts, when it is that seat's turn; else none."""
+        if self.state.current_player != seat:
+            return []
+        return [{"action": int(a), "name": self.state.action_name(int(a)), **self.game.action_fields(int(a))}
+                for a in self.state.legal_actions()]
+
+    def log_for(self, seat: int | None, since: int = 0) -> list[dict]:
+        """Log entries from ``since`` as ``seat`` may read them (all revealed once the game is over)."""
+        over = self.state.is_terminal()
+        return [entry.for_viewer(seat, over) for entry in self.log[since:]]
+
+    def seat_view(self, seat: int) -> SeatView:
+        """``seat``'s view of a copy of the position (safe to read while the game goes on)."""
+        return SeatView(self.state.clone(), seat)
+
+    @classmethod
+    def from_record(cls, record: dict) -> GameSession:
+        """A session replaying a record (``State.to_record()``, with ``seats`` labels if known); its seats
+        have no agents."""
+        game = make(record["game"], **record.get("options", {}))
+        seats = record.get("seats") or [f"seat {i}" for i in range(game.num_players)]
+        return cls(game, seats, seed=record.get("seed"), actions=record["actions"], with_agents=False)
+
+    def record(self) -> dict:
+        """The replayable record (setup seed + every action), with the seat specs."""
+        return {**self.state.to_record(), "seats": list(self.seats)}

@@ -1,0 +1,338 @@
+// The page: choose a game and its seats, play or watch it, list stored games, replay records.
+import * as catan from "./catan.js";
+import * as connect4 from "./connect4.js";
+import * as simple from "./simple.js";
+import { api, h, percent, saveTokens, seatLabel, SEAT_COLOURS, SEAT_NAMES, swatch, tokensFor } from "./ui.js";
+
+const DRAWINGS = { catan, connect4 };
+const drawing = (game) => DRAWINGS[game] || simple;
+const DEFAULT_STYLE = { names: SEAT_NAMES, colours: SEAT_COLOURS };
+const POLL_MS = 350;
+const app = document.getElementById("app");
+let generation = 0; // bumped on every navigation, so loops of the previous screen stop
+let meta = null;
+
+window.addEventListener("hashchange", route);
+route();
+
+async function route() {
+  const gen = ++generation;
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  try {
+    if (!meta) meta = await api("/api/meta");
+    if (parts[0] === "game" && parts[1]) return await gameScreen(parts[1], parts[2] === "seat" ? Number(parts[3]) : undefined, gen);
+    if (parts[0] === "replay" && parts[1]) return await replayScreen(`/api/games/${parts[1]}/replay`, gen);
+    if (parts[0] === "record" && parts[1]) return await replayScreen(`/api/records/${parts[1]}/replay`, gen);
+    if (parts[0] === "games") return await gamesScreen();
+    return newGameScreen();
+  } catch (error) {
+    app.replaceChildren(h("div", { class: "card error" }, `Error: ${error.message}`));
+  }
+}
+
+// ------------------------------------------------------------------ new game
+function newGameScreen() {
+  const gameSelect = h("select", { id: "game" }, meta.games.map((g) => h("option", { value: g.name }, g.name)));
+  gameSelect.value = "catan";
+  const form = h("div", { class: "form-grid" });
+  const message = h("div", { class: "error", id: "form-error" });
+  const seatsBox = h("div", { id: "seats" });
+  const optionsBox = h("div", { class: "form-grid", id: "options" });
+  const seed = h("input", { id: "seed", type: "number", min: 0, placeholder: "random" });
+  const delay = h("input", { id: "delay", type: "number", min: 0, max: meta.max_delay, step: 0.1, value: meta.bot_delay });
+
+  function info() { return meta.games.find((g) => g.name === gameSelect.value); }
+  function players() {
+    const input = optionsBox.querySelector('[data-option="players"]');
+    return input ? Number(input.value) : info().players;
+  }
+  function drawOptions() {
+    optionsBox.replaceChildren();
+    for (const option of info().options) {
+      if (option.name === "trading") continue;
+      const input = option.type.includes("|")
+        ? h("select", { "data-option": option.name }, option.type.split("|").map((v) => h("option", { value: v }, v)))
+        : option.type === "bool" ? h("input", { type: "checkbox", "data-option": option.name })
+        : h("input", { "data-option": option.name, value: option.default ?? "" });
+      if (input.tagName === "SELECT") input.value = option.default;
+      if (option.type === "bool") input.checked = option.default;
+      if (option.name === "board") {
+        const boards = h("select", { "data-option": "board" }, ["random", "beginner"].map((v) => h("option", { value: v }, v)));
+        optionsBox.append(h("label", { title: option.doc }, option.name), boards);
+        continue;
+      }
+      if (option.name === "players") input.addEventListener("change", drawSeats);
+      optionsBox.append(h("label", { title: option.doc }, option.name), input);
+    }
+    drawSeats();
+  }
+  function drawSeats() {
+    const n = players();
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, seat) => {
+      const kind = h("select", { "data-seat-kind": seat }, h("option", { value: "human" }, "Person"), h("option", { value: "agent" }, "Agent"));
+      const spec = h("input", { "data-seat-spec": seat, value: info().default_opponent, size: 24 });
+      kind.value = seat === 0 ? "human" : "agent";
+      spec.disabled = kind.value === "human";
+      kind.addEventListener("change", () => { spec.disabled = kind.value === "human"; });
+      return h("div", { class: "seat-row" }, swatch(seat), `Seat ${seat}`, kind, spec);
+    }));
+  }
+  gameSelect.addEventListener("change", drawOptions);
+
+  async function start(watch) {
+    message.textContent = "";
+    const options = {};
+    for (const input of optionsBox.querySelectorAll("[data-option]")) {
+      const info_ = info().options.find((o) => o.name === input.dataset.option);
+      const value = input.type === "checkbox" ? input.checked : input.value;
+      if (value === "" || String(value) === String(info_.default)) continue;
+      options[input.dataset.option] = value;
+    }
+    const seats = [...seatsBox.querySelectorAll("[data-seat-kind]")].map((kind, seat) =>
+      kind.value === "human" && !watch ? "human" : seatsBox.querySelector(`[data-seat-spec="${seat}"]`).value);
+    const body = { game: gameSelect.value, options, seats, delay: Number(delay.value) };
+    if (seed.value !== "") body.seed = Number(seed.value);
+    try {
+      const created = await api("/api/games", { method: "POST", body });
+      saveTokens(created.id, created.tokens);
+      const mine = Object.keys(created.tokens).filter((k) => k !== "host").map(Number);
+      location.hash = mine.length ? `#/game/${created.id}/seat/${mine[0]}` : `#/game/${created.id}`;
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  }
+
+  form.append(h("label", { for: "game" }, "Game"), gameSelect);
+  app.replaceChildren(h("div", { class: "card" }, h("h2", {}, "New game"), form, optionsBox,
+    h("h3", {}, "Seats"), h("p", { class: "muted" }, "Each seat is a person or an agent spec (random, heuristic, mcts:sims=400, best, az:runs/c4, …)."),
+    seatsBox,
+    h("div", { class: "form-grid" }, h("label", { for: "seed" }, "Seed"), seed, h("label", { for: "delay" }, "Agent delay (s)"), delay),
+    h("div", { class: "buttons" }, h("button", { class: "primary", id: "start", onclick: () => start(false) }, "Start"),
+      h("button", { id: "watch", onclick: () => start(true) }, "Watch agents play every seat")),
+    message));
+  drawOptions();
+}
+
+// ------------------------------------------------------------------ playing and watching
+async function gameScreen(id, seatWanted, gen) {
+  const tokens = tokensFor(id);
+  const seat = seatWanted !== undefined && tokens[String(seatWanted)] ? seatWanted : null;
+  const token = seat === null ? null : tokens[String(seat)];
+  const hostToken = tokens.host || token;
+  const el = {
+    board: h("div", { class: "board-wrap", id: "board" }),
+    status: h("div", { class: "status", id: "status" }),
+    dice: h("div", { id: "dice" }),
+    actions: h("div", { id: "actions" }),
+    hint: h("div", { id: "hint" }),
+    players: h("div", { class: "players", id: "players" }),
+    log: h("div", { class: "log", id: "log" }),
+    summary: h("div", { id: "summary" }),
+    error: h("div", { class: "error", id: "error" }),
+  };
+  const hintToggle = h("input", { type: "checkbox", id: "hint-toggle" });
+  hintToggle.checked = localStorage.getItem("boardzero.hints") !== "off";
+  hintToggle.addEventListener("change", () => {
+    localStorage.setItem("boardzero.hints", hintToggle.checked ? "on" : "off");
+    hint = null;
+    render();
+  });
+  const delay = h("input", { type: "range", id: "delay", min: 0, max: Math.min(3, meta.max_delay), step: 0.1 });
+  const delayText = h("span", { id: "delay-text" });
+  delay.addEventListener("change", async () => {
+    try { await api(`/api/games/${id}/settings`, { method: "POST", body: { delay: Number(delay.value) }, token: hostToken }); }
+    catch (error) { el.error.textContent = error.message; }
+  });
+  app.replaceChildren(h("div", { class: "game" }, el.board,
+    h("div", { class: "side" },
+      el.summary,
+      h("div", { class: "card" }, el.status, el.dice, el.error),
+      seat === null ? null : h("div", { class: "card", id: "actions-card" }, h("h3", {}, "You"), el.actions),
+      seat === null ? null : h("div", { class: "card hint" }, h("label", {}, hintToggle, " Hints: what would the agent do?"), el.hint),
+      h("div", { class: "card" }, h("h3", {}, "Players"), el.players),
+      h("div", { class: "card" }, h("h3", {}, "Log"), el.log),
+      h("div", { class: "card controls" }, "Agent delay", delay, delayText,
+        hostToken ? null : h("span", { class: "muted" }, "(only the game's players may change it)"),
+        h("a", { href: `#/replay/${id}` }, "replay"), h("a", { href: `/api/games/${id}/record`, target: "_blank" }, "record")))));
+  if (!hostToken) delay.disabled = true;
+
+  let snap = null, log = [], hint = null, hintFor = null, sending = false;
+  const draw = drawing((await api(`/api/games/${id}`)).game);
+
+  async function act(action) {
+    if (sending) return;
+    sending = true;
+    el.error.textContent = "";
+    try {
+      await api(`/api/games/${id}/actions`, { method: "POST", body: { seat, action }, token });
+      await poll(true);
+    } catch (error) {
+      el.error.textContent = error.message;
+    } finally {
+      sending = false;
+    }
+  }
+
+  async function poll(once = false) {
+    if (gen !== generation) return;
+    try {
+      const query = `?since=${log.length}` + (seat === null ? "" : `&seat=${seat}`);
+      const next = await api(`/api/games/${id}${query}`, { token });
+      if (next.log_from === log.length) log = log.concat(next.log);
+      if (!snap || next.version !== snap.version || next.error !== snap.error) {
+        snap = next;
+        render();
+      }
+    } catch (error) {
+      el.error.textContent = error.message;
+    }
+    if (!once && gen === generation) setTimeout(() => poll(), POLL_MS);
+  }
+
+  function render() {
+    const mine = snap.pending.kind === "human" && snap.pending.seat === seat;
+    const hintMove = hint && hint.ply === snap.version && hint.moves.length ? snap.legal.find((m) => m.action === hint.moves[0].action) : null;
+    draw.drawBoard(el.board, snap.view, { legal: mine ? snap.legal : [], onAct: act, hint: hintMove });
+    draw.drawPlayers(el.players, snap);
+    draw.drawDice(el.dice, snap.view);
+    if (seat !== null) draw.drawActions(el.actions, { ...snap, legal: mine ? snap.legal : [] }, act);
+    el.status.className = "status" + (mine ? " yours" : "");
+    el.status.textContent = snap.over ? statusLine(snap, mine) : statusLine(snap, mine) + " · " + draw.statusText(snap);
+    if (snap.error) el.error.textContent = `This game stopped: ${snap.error}`;
+    delay.value = snap.delay;
+    delayText.textContent = `${snap.delay.toFixed(1)} s`;
+    drawLog(el.log, snap, log, draw.seatStyle);
+    if (seat !== null) updateHint(mine);
+    el.summary.replaceChildren(snap.over ? h("div", { class: "card summary", id: "game-summary" }, h("h2", {}, "Game over"), draw.summary(snap)) : "");
+  }
+
+  async function updateHint(mine) {
+    if (!hintToggle.checked || !snap.hints) {
+      el.hint.replaceChildren(h("span", { class: "muted" }, snap.hints ? "Hints are off." : "This server gives no hints."));
+      return;
+    }
+    if (!mine) {
+      el.hint.replaceChildren(h("span", { class: "muted" }, "Hints appear when it is your move."));
+      return;
+    }
+    if (hint && hint.ply === snap.version) return drawHint(el.hint, hint, draw.seatStyle || DEFAULT_STYLE);
+    if (hintFor === snap.version) return;
+    hintFor = snap.version;
+    el.hint.replaceChildren(h("span", { class: "muted" }, "The agent is thinking…"));
+    try {
+      const result = await api(`/api/games/${id}/hint?seat=${seat}`, { token });
+      if (gen !== generation || !hintToggle.checked) return;
+      hint = result;
+      if (snap.version === result.ply) render();
+    } catch (error) {
+      el.hint.replaceChildren(h("span", { class: "muted" }, error.message));
+    }
+  }
+
+  await poll();
+}
+
+function statusLine(snap, mine) {
+  if (snap.over) return "Game over";
+  if (mine) return "Your move";
+  if (snap.pending.kind === "chance") return "Chance…";
+  if (snap.pending.kind === "human") return `Waiting for ${seatLabel(snap, snap.pending.seat)}`;
+  return `${seatLabel(snap, snap.pending.seat)} is thinking…`;
+}
+
+function drawLog(container, snap, log, style = DEFAULT_STYLE) {
+  const atBottom = container.scrollTop + container.clientHeight >= container.scrollHeight - 4;
+  container.replaceChildren(...log.map((entry) => logLine(snap, entry, style)));
+  if (atBottom || container.scrollTop === 0) container.scrollTop = container.scrollHeight;
+}
+
+function logLine(snap, entry, style) {
+  if (entry.actor === null) return h("div", { class: "chance", "data-ply": entry.ply }, `· ${entry.text}`);
+  const who = entry.actor === snap.viewer ? "You" : style.names[entry.actor] || `Seat ${entry.actor}`;
+  return h("div", { "data-ply": entry.ply }, swatch(entry.actor, style.colours), " ", who, ": ", entry.text);
+}
+
+function drawHint(container, hint, style) {
+  const chances = hint.win_chances
+    ? h("div", { "data-chances": "" }, "Chance to win: ", hint.win_chances.map((c, seat) =>
+        h("span", { style: "margin-right:8px" }, swatch(seat, style.colours), " ", percent(c))))
+    : h("div", { class: "muted" }, "This agent gives no estimate of the chances to win.");
+  container.replaceChildren(h("div", { class: "muted" }, `${hint.agent} would play (${hint.seconds} s):`),
+    h("ol", { "data-hint": "" }, hint.moves.map((m) => h("li", {}, m.name, " ",
+      h("span", { class: "bar", style: `width:${Math.round(60 * m.weight)}px` }), ` ${percent(m.weight)}`,
+      m.win_chance === null ? "" : ` · win ${percent(m.win_chance)}`))),
+    chances);
+}
+
+// ------------------------------------------------------------------ stored games and records
+async function gamesScreen() {
+  const [{ games }, { records }] = await Promise.all([api("/api/games"), api("/api/records")]);
+  const rows = games.map((g) => {
+    const tokens = tokensFor(g.id);
+    const mine = Object.keys(tokens).filter((k) => k !== "host").map(Number);
+    const status = g.over ? `over, returns ${g.returns.join(" / ")}` : "in progress";
+    return h("tr", {}, h("td", {}, g.id), h("td", {}, g.game), h("td", {}, g.seats.join(", ")), h("td", {}, g.moves),
+             h("td", {}, status), h("td", {},
+               h("a", { href: mine.length ? `#/game/${g.id}/seat/${mine[0]}` : `#/game/${g.id}` }, mine.length && !g.over ? "play" : "watch"),
+               " · ", h("a", { href: `#/replay/${g.id}` }, "replay")));
+  });
+  const recordRows = records.map((r) => h("tr", {}, h("td", {}, r.source), h("td", {}, r.game), h("td", {}, (r.seats || []).join(", ")),
+                                          h("td", {}, r.moves), h("td", {}, (r.returns || []).join(" / ")),
+                                          h("td", {}, h("a", { href: `#/record/${r.index}` }, "replay"))));
+  const header = (cols) => h("tr", {}, cols.map((c) => h("th", {}, c)));
+  app.replaceChildren(
+    h("div", { class: "card" }, h("h2", {}, "Games on this server"),
+      games.length ? h("table", { class: "list", id: "games" }, header(["id", "game", "seats", "moves", "status", ""]), rows)
+        : h("p", { class: "muted" }, "No games yet.")),
+    h("div", { class: "card" }, h("h2", {}, "Records from files"),
+      records.length ? h("table", { class: "list", id: "records" }, header(["record", "game", "seats", "moves", "returns", ""]), recordRows)
+        : h("p", { class: "muted" }, "None: start the server with --records FILE.jsonl to replay saved games.")));
+}
+
+async function replayScreen(base, gen) {
+  let ply = 0, playing = null;
+  const boardEl = h("div", { class: "board-wrap", id: "board" });
+  const logEl = h("div", { class: "log", id: "log" });
+  const playersEl = h("div", { class: "players" });
+  const diceEl = h("div", {});
+  const position = h("span", { id: "position" });
+  const slider = h("input", { type: "range", min: 0, value: 0, id: "ply" });
+  const summaryEl = h("div", { id: "summary" });
+  const first = await api(`${base}?ply=0`);
+  const draw = drawing(first.game);
+  slider.max = first.total;
+
+  async function show(target) {
+    if (gen !== generation) return;
+    const data = await api(`${base}?ply=${Math.max(0, Math.min(target, first.total))}`);
+    ply = data.ply;
+    const snap = { seats: data.seats.map((x) => ({ ...x, human: x.player === "human" })), viewer: null, view: data.view,
+                   pending: { seat: data.view.to_move }, legal: [], log: data.log, over: data.over };
+    draw.drawBoard(boardEl, data.view, {});
+    draw.drawPlayers(playersEl, snap);
+    draw.drawDice(diceEl, data.view);
+    drawLog(logEl, snap, data.log, draw.seatStyle);
+    logEl.scrollTop = logEl.scrollHeight;
+    slider.value = ply;
+    position.textContent = `move ${ply} of ${data.total}`;
+    summaryEl.replaceChildren(data.over ? h("div", { class: "card summary" }, h("h2", {}, "Game over"), draw.summary(snap)) : "");
+  }
+  function toggle() {
+    if (playing) { clearInterval(playing); playing = null; return; }
+    playing = setInterval(() => {
+      if (gen !== generation || ply >= first.total) { clearInterval(playing); playing = null; return; }
+      show(ply + 1);
+    }, 300);
+  }
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  app.replaceChildren(h("div", { class: "game" }, boardEl,
+    h("div", { class: "side" }, summaryEl,
+      h("div", { class: "card controls" },
+        h("button", { onclick: () => show(0), title: "start" }, "◀◀"), h("button", { id: "back", onclick: () => show(ply - 1) }, "◀"),
+        h("button", { id: "play", onclick: toggle }, "play / pause"), h("button", { id: "forward", onclick: () => show(ply + 1) }, "▶"),
+        h("button", { onclick: () => show(first.total), title: "end" }, "▶▶"), slider, position),
+      h("div", { class: "card" }, diceEl),
+      h("div", { class: "card" }, h("h3", {}, "Players"), playersEl),
+      h("div", { class: "card" }, h("h3", {}, "Log"), logEl))));
+  await show(0);
+}

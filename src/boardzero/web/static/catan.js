@@ -1,0 +1,268 @@
+// Catan: the SVG board (hexes, number tokens with pips, robber, harbours, buildings and roads in seat
+// colours, legal moves highlighted and clickable), the seats' panel, the action buttons and the summary.
+import { h, s, SEAT_COLOURS, seatLabel, swatch } from "./ui.js";
+
+const R = 56;                       // hex circumradius in px
+const UX = R * Math.sqrt(3) / 2;    // one half unit of x
+const UY = R / 2;                   // one half unit of y
+const M = 78;                       // margin around the island (harbours, sea)
+const TERRAIN = { wood: "#2f7d32", brick: "#c0622f", sheep: "#9ccc65", wheat: "#f2c94c", ore: "#8d99ae", desert: "#e3d3a1" };
+const RESOURCES = ["wood", "brick", "sheep", "wheat", "ore"];
+const DEV = ["knight", "victory point", "road building", "year of plenty", "monopoly"];
+
+const px = (x) => x * UX + M;
+const py = (y) => y * UY + M;
+
+export function drawBoard(container, view, { legal = [], onAct = null, hint = null } = {}) {
+  const width = 10 * UX + 2 * M, height = 16 * UY + 2 * M;
+  const board = s("svg", { viewBox: `0 0 ${width} ${height}`, "data-board": "catan" });
+  board.append(s("rect", { x: 0, y: 0, width, height, rx: 16, fill: "#4a90c2" }));
+  const nodes = view.nodes;
+  const at = (node) => [px(nodes[node].x), py(nodes[node].y)];
+  const legalBy = groupLegal(legal);
+
+  for (const harbour of view.harbours) board.append(drawHarbour(harbour, at));
+  for (const hex of view.hexes) board.append(drawHex(hex, at, legalBy.robber.get(hex.id), onAct));
+  for (const edge of view.edges) {
+    if (edge.owner === null) continue;
+    const [a, b] = shorten(at(edge.nodes[0]), at(edge.nodes[1]), 0.14);
+    board.append(s("line", { class: "road-outline", x1: a[0], y1: a[1], x2: b[0], y2: b[1] }));
+    board.append(s("line", { class: "road", x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: SEAT_COLOURS[edge.owner],
+                             "data-road": edge.id, "data-owner": edge.owner }));
+  }
+  for (const [edgeId, move] of legalBy.road) {
+    const edge = view.edges[edgeId];
+    board.append(s("rect", { class: "path-hit legal", ...bar(at(edge.nodes[0]), at(edge.nodes[1]), 0.18, 12),
+                             "data-edge": edgeId, "data-action": move.action,
+                             onclick: () => onAct && onAct(move.action) }, s("title", { text: move.name })));
+  }
+  for (const node of nodes) {
+    if (node.owner !== null) board.append(drawBuilding(node, at));
+  }
+  for (const kind of ["settlement", "city"]) {
+    for (const [nodeId, move] of legalBy[kind]) {
+      const [x, y] = at(nodeId);
+      board.append(s("circle", { class: `spot legal ${kind}`, cx: x, cy: y, r: kind === "city" ? 13 : 9,
+                                 "data-node": nodeId, "data-action": move.action,
+                                 onclick: () => onAct && onAct(move.action) }, s("title", { text: move.name })));
+    }
+  }
+  if (hint) board.append(drawHint(hint, view, at));
+  container.replaceChildren(board);
+}
+
+function groupLegal(legal) {
+  const groups = { settlement: new Map(), city: new Map(), road: new Map(), robber: new Map() };
+  for (const move of legal) {
+    if (move.kind === "settlement" || move.kind === "city") groups[move.kind].set(move.node, move);
+    else if (move.kind === "road") groups.road.set(move.edge, move);
+    else if (move.kind === "robber") groups.robber.set(move.hex, move);
+  }
+  return groups;
+}
+
+// a rounded bar of the given thickness along a path, ``share`` cut off at each end (a clickable area
+// with a real width, unlike a line's stroke)
+function bar([x1, y1], [x2, y2], share, thickness) {
+  const length = Math.hypot(x2 - x1, y2 - y1) * (1 - 2 * share);
+  const angle = Math.atan2(y2 - y1, x2 - x1) * 180 / Math.PI;
+  return { x: -length / 2, y: -thickness / 2, width: length, height: thickness, rx: thickness / 2,
+           transform: `translate(${(x1 + x2) / 2},${(y1 + y2) / 2}) rotate(${angle})` };
+}
+
+function shorten([x1, y1], [x2, y2], share) {
+  const dx = (x2 - x1) * share, dy = (y2 - y1) * share;
+  return [[x1 + dx, y1 + dy], [x2 - dx, y2 - dy]];
+}
+
+function drawHex(hex, at, robberMove, onAct) {
+  const group = s("g", { "data-hex": hex.id });
+  const points = hex.nodes.map((n) => at(n).join(",")).join(" ");
+  const polygon = s("polygon", { class: "hex" + (robberMove ? " legal" : ""), points, fill: TERRAIN[hex.terrain],
+                                 "data-terrain": hex.terrain });
+  group.append(polygon);
+  const cx = px(hex.x), cy = py(hex.y);
+  if (hex.number) {
+    const hot = hex.number === 6 || hex.number === 8;
+    group.append(s("circle", { class: "token", cx, cy, r: 19 }));
+    group.append(s("text", { class: "token-text" + (hot ? " hot" : ""), x: cx, y: cy - 3, text: hex.number }));
+    for (let i = 0; i < hex.pips; i++) {
+      group.append(s("circle", { class: "pip" + (hot ? " hot" : ""), cx: cx + (i - (hex.pips - 1) / 2) * 4.6, cy: cy + 10, r: 1.8 }));
+    }
+  }
+  if (hex.robber) {
+    const rx = hex.number ? cx - 30 : cx, ry = cy + 2;
+    group.append(s("g", { class: "robber", "data-robber": hex.id },
+                   s("ellipse", { cx: rx, cy: ry + 6, rx: 9, ry: 12, fill: "#2b2b2b", stroke: "#eee", "stroke-width": 1.5 }),
+                   s("circle", { cx: rx, cy: ry - 10, r: 6.5, fill: "#2b2b2b", stroke: "#eee", "stroke-width": 1.5 })));
+  }
+  if (robberMove) {
+    group.setAttribute("data-action", robberMove.action);
+    group.classList.add("legal");
+    group.style.cursor = "pointer";
+    group.addEventListener("click", () => onAct && onAct(robberMove.action));
+    group.append(s("title", { text: robberMove.name }));
+  }
+  return group;
+}
+
+function drawHarbour(harbour, at) {
+  const [ax, ay] = at(harbour.nodes[0]), [bx, by] = at(harbour.nodes[1]);
+  const cx = px(5), cy = py(8);
+  const mx = (ax + bx) / 2, my = (ay + by) / 2;
+  const length = Math.hypot(mx - cx, my - cy);
+  const lx = mx + (mx - cx) / length * 36, ly = my + (my - cy) / length * 36;
+  const fill = harbour.resource ? TERRAIN[harbour.resource] : "#fffdf8";
+  const textColour = harbour.resource === "wood" || harbour.resource === "brick" ? "#fff" : "#222";
+  return s("g", { class: "harbour", "data-harbour": harbour.edge, "data-rate": harbour.rate },
+           s("line", { class: "pier", x1: ax, y1: ay, x2: lx, y2: ly }),
+           s("line", { class: "pier", x1: bx, y1: by, x2: lx, y2: ly }),
+           s("circle", { cx: lx, cy: ly, r: 19, fill, stroke: "#4a3a20", "stroke-width": 2 }),
+           s("text", { class: "harbour-label", x: lx, y: ly - (harbour.resource ? 4 : 0), fill: textColour,
+                       text: `${harbour.rate}:1` }),
+           harbour.resource ? s("text", { class: "harbour-label", x: lx, y: ly + 8, fill: textColour,
+                                          "font-size": 9, text: harbour.resource }) : null,
+           s("title", { text: harbour.resource ? `2:1 ${harbour.resource} harbour` : "3:1 harbour" }));
+}
+
+function drawBuilding(node, at) {
+  const [x, y] = at(node.id);
+  const points = node.building === "city"
+    ? "-13,9 -13,-3 -4,-3 -4,-10 4,-16 12,-10 12,9"
+    : "-8,6 -8,-3 0,-11 8,-3 8,6";
+  return s("polygon", { class: `building ${node.building}`, points, transform: `translate(${x},${y})`,
+                        fill: SEAT_COLOURS[node.owner], "data-building": node.building, "data-node": node.id,
+                        "data-owner": node.owner });
+}
+
+function drawHint(move, view, at) {
+  if (move.kind === "settlement" || move.kind === "city") {
+    const [x, y] = at(move.node);
+    return s("circle", { class: "hinted", cx: x, cy: y, r: 17 });
+  }
+  if (move.kind === "road") {
+    const [x1, y1] = at(view.edges[move.edge].nodes[0]), [x2, y2] = at(view.edges[move.edge].nodes[1]);
+    return s("line", { class: "hinted", x1, y1, x2, y2 });
+  }
+  if (move.kind === "robber") {
+    const hex = view.hexes[move.hex];
+    return s("circle", { class: "hinted", cx: px(hex.x), cy: py(hex.y), r: 34 });
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------ panels
+export function drawPlayers(container, snap) {
+  const view = snap.view;
+  container.replaceChildren(...view.seats.map((p) => {
+    const facts = [
+      h("span", {}, h("b", {}, p.points ?? p.visible_points), " VP", p.points === undefined ? " showing" : ""),
+      h("span", {}, `${p.cards} cards`),
+      h("span", {}, `${p.dev_cards} dev cards`),
+      h("span", {}, `${p.knights} knights`),
+      h("span", {}, `road ${p.road_length}`),
+      p.longest_road ? h("span", { class: "badge" }, "Longest road") : null,
+      p.largest_army ? h("span", { class: "badge" }, "Largest army") : null,
+      p.to_discard ? h("span", { class: "badge" }, `discards ${p.to_discard}`) : null,
+    ];
+    return h("div", { class: "player" + (snap.pending.seat === p.seat ? " to-move" : ""), "data-seat": p.seat },
+             h("div", { class: "name" }, swatch(p.seat), " ", seatLabel(snap, p.seat)),
+             h("div", { class: "facts" }, facts));
+  }));
+}
+
+const BUTTONS = [["roll", "Roll dice"], ["buy_dev", "Buy development card"], ["knight", "Play knight"],
+                 ["road_building", "Play road building"], ["year_of_plenty", "Play year of plenty"],
+                 ["end_turn", "End turn"]];
+const GROUPS = [["discard", (m) => `Discard ${m.resource}`], ["take", (m) => `Take ${m.resource}`],
+                ["monopoly", (m) => `Monopoly: ${m.resource}`], ["rob", (m) => `Rob seat ${m.seat}`],
+                ["trade", (m) => m.name.replace(/^trade /, "Trade ").replace(" for ", " → ")]];
+const CLICK_HELP = { settlement: "Click a highlighted corner to build a settlement.",
+                     city: "Click one of your highlighted settlements to make it a city.",
+                     road: "Click a highlighted path to build a road.",
+                     robber: "Click a highlighted hex to move the robber there." };
+
+export function drawActions(container, snap, onAct) {
+  const view = snap.view;
+  const me = snap.viewer === null ? null : view.seats[snap.viewer];
+  const parts = [];
+  if (me && me.hand) {
+    parts.push(h("div", { class: "hand", "data-hand": "" }, RESOURCES.map((r) =>
+      h("span", { class: "res", style: `background:${TERRAIN[r]}33`, "data-resource": r }, h("b", {}, me.hand[r]), r))));
+    const dev = DEV.filter((d) => me.development[d] > 0)
+      .map((d) => `${me.development[d]} ${d}` + (me.development_new[d] ? ` (${me.development_new[d]} new)` : ""));
+    parts.push(h("div", { class: "muted" }, "Development cards: ", dev.length ? dev.join(", ") : "none"));
+    const rates = RESOURCES.filter((r) => me.trade_rates[r] < 4).map((r) => `${r} ${me.trade_rates[r]}:1`);
+    if (rates.length) parts.push(h("div", { class: "muted" }, "Harbour rates: ", rates.join(", ")));
+  }
+  const legal = snap.legal;
+  if (legal.length) {
+    const kinds = new Set(legal.map((m) => m.kind));
+    for (const kind of Object.keys(CLICK_HELP)) if (kinds.has(kind)) parts.push(h("div", { class: "status yours" }, CLICK_HELP[kind]));
+    parts.push(h("div", { class: "buttons" }, BUTTONS.map(([kind, label]) => {
+      const move = legal.find((m) => m.kind === kind);
+      return h("button", { class: move ? "legal" : "", disabled: !move, "data-kind": kind,
+                           onclick: () => move && onAct(move.action) }, label);
+    })));
+    for (const [kind, label] of GROUPS) {
+      const moves = legal.filter((m) => m.kind === kind);
+      if (moves.length) {
+        parts.push(h("div", { class: "buttons" }, moves.map((m) =>
+          h("button", { class: "legal", "data-kind": kind, "data-action": m.action, onclick: () => onAct(m.action) }, label(m)))));
+      }
+    }
+  }
+  container.replaceChildren(...parts);
+}
+
+export function drawDice(container, view) {
+  container.replaceChildren(h("div", { class: "dice" }, "Dice ", h("span", { class: "die", "data-dice": view.dice ?? "" },
+                                                                    view.dice ?? "–"),
+                              h("span", { class: "muted", style: "font-size:13px;font-weight:400" },
+                                ` turn ${view.turn} · bank ${RESOURCES.map((r) => view.bank[r]).join("/")} · ${view.dev_deck} dev cards left`)));
+}
+
+export function statusText(snap) {
+  return snap.view.phase_text;
+}
+
+// ------------------------------------------------------------------ end of the game
+export function summary(snap) {
+  const view = snap.view;
+  const rows = view.seats.map((p) => {
+    const settlements = 5 - p.settlements_left, cities = 4 - p.cities_left;
+    const vpCards = p.development ? p.development["victory point"] : 0;
+    const name = seatLabel(snap, p.seat).split(" (")[0];
+    return h("tr", { "data-seat": p.seat, title: seatLabel(snap, p.seat) }, h("td", {}, swatch(p.seat), " ", name),
+             h("td", {}, settlements), h("td", {}, 2 * cities), h("td", {}, p.longest_road ? 2 : 0),
+             h("td", {}, p.largest_army ? 2 : 0), h("td", {}, vpCards), h("td", {}, h("b", {}, p.points ?? p.visible_points)));
+  });
+  const winner = view.winner === null ? "The turn limit ended the game." : `${seatLabel(snap, view.winner)} wins.`;
+  return h("div", {},
+           h("p", {}, h("b", {}, winner), ` ${view.turn} turns.`),
+           h("table", { class: "list compact", "data-summary": "vp" },
+             h("tr", {}, [["Seat", ""], ["Settl.", "settlements, 1 point each"], ["Cities", "2 points each"],
+                          ["Road", "longest road"], ["Army", "largest army"], ["VP cards", "victory-point cards"],
+                          ["Total", ""]].map(([t, title]) => h("th", { title }, t))),
+             rows),
+           h("h3", {}, "Dice rolled"), diceHistogram(view.dice_counts),
+           h("div", { class: "muted" }, "Bars: rolls of each total; dashes: the expected number."));
+}
+
+function diceHistogram(counts) {
+  const most = Math.max(1, ...counts);
+  const width = 11 * 34 + 20, height = 150;
+  const chart = s("svg", { viewBox: `0 0 ${width} ${height}`, style: "width:100%;height:auto", "data-summary": "dice" });
+  const total = counts.reduce((a, b) => a + b, 0);
+  counts.forEach((count, i) => {
+    const x = 10 + i * 34, barHeight = (height - 45) * count / most;
+    const expected = total * (6 - Math.abs(i - 5)) / 36;
+    chart.append(s("rect", { x: x + 4, y: height - 25 - barHeight, width: 26, height: barHeight,
+                             fill: i === 4 || i === 6 ? "#c1121f" : "#b5562a" }, s("title", { text: `${i + 2}: ${count} (expected ${expected.toFixed(1)})` })));
+    const ey = height - 25 - (height - 45) * expected / most;
+    chart.append(s("line", { x1: x + 2, x2: x + 32, y1: ey, y2: ey, stroke: "#333", "stroke-dasharray": "3 2" }));
+    chart.append(s("text", { x: x + 17, y: height - 10, "text-anchor": "middle", "font-size": 12, text: i + 2 }));
+    chart.append(s("text", { x: x + 17, y: height - 29 - barHeight, "text-anchor": "middle", "font-size": 11, text: count }));
+  });
+  return chart;
+}

@@ -1,0 +1,31 @@
+"""``boardzero serve`` as a real process: it answers on 127.0.0.1, serves the page and refuses bad flags."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
+
+from tests.web.live_server import LiveServer, call  # noqa: E402
+
+
+def test_serve_answers_on_localhost_and_plays(tmp_path):
+    with LiveServer(tmp_path / "games.sqlite", "--delay", "0") as server:
+        assert "catan" in [g["name"] for g in call(server.url + "/api/meta")["games"]]
+        created = call(server.url + "/api/games", "POST", {"game": "tictactoe", "seats": ["random", "random"]})
+        for _ in range(200):
+            snap = call(f"{server.url}/api/games/{created['id']}")
+            if snap["over"]:
+                break
+        assert snap["over"] and 5 <= snap["version"] <= 9
+    log = (tmp_path / "games.log").read_text()
+    assert f"open http://127.0.0.1:{server.port}/" in log and str(tmp_path / "games.sqlite") in log
+
+
+def test_serve_refuses_a_bad_default_opponent_at_start(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "boardzero.cli.main", "serve", "--db", str(tmp_path / "g.sqlite"),
+                             "--opponent", "catan=nosuchbot"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "unknown agent 'nosuchbot'" in result.stderr

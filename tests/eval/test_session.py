@@ -1,0 +1,97 @@
+"""GameSession: one decision at a time, seats checked, hidden outcomes hidden, rebuilt sessions go on alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boardzero.core.errors import ConfigError, IllegalActionError
+from boardzero.core.registry import make
+from boardzero.eval.session import (
+    HINT_FALLBACKS,
+    HUMAN,
+    OPPONENT_FALLBACKS,
+    GameSession,
+    NotYourTurnError,
+    agent_for,
+    win_chances,
+)
+
+
+def test_people_and_agents_take_turns_one_decision_at_a_time():
+    session = GameSession(make("connect4"), [HUMAN, "random"], seed=0)
+    assert session.pending().kind == HUMAN and session.pending().seat == 0
+    with pytest.raises(NotYourTurnError, match="played by random"):
+        session.play(1, 3)
+    with pytest.raises(ConfigError, match="seats 0..1"):
+        session.play(2, 3)
+    with pytest.raises(IllegalActionError):
+        session.play(0, 7)
+    assert session.ply == 0
+    entry = session.play(0, 3)
+    assert (entry.ply, entry.actor, entry.action, entry.text) == (0, 0, 3, "column 3")
+    assert session.pending().kind == "agent"
+    with pytest.raises(NotYourTurnError, match="seat 1 is to move"):
+        session.play(0, 3)
+    assert session.advance() == 1 and session.pending().seat == 0
+    assert session.legal_moves(0)[0] == {"action": 0, "name": "column 0", "kind": "drop", "column": 0}
+    assert session.legal_moves(1) == []
+
+
+def test_choose_changes_nothing_and_a_rebuilt_session_chooses_alike():
+    game = make("catan", players=3)
+    session = GameSession(game, ["random", "heuristic", "weighted"], seed=4)
+    for _ in range(60):
+        session.step()
+    rebuilt = GameSession(game, session.seats, seed=4, actions=session.actions)
+    history = list(session.state.history)
+    assert session.choose() == rebuilt.choose() and session.state.history == history
+    for _ in range(40):
+        assert session.step().action == rebuilt.step().action
+
+
+def test_hidden_chance_outcomes_are_logged_for_those_who_saw_them():
+    session = GameSession(make("kuhn_poker", players=3), ["random"] * 3, seed=2)
+    deals = [session.step() for _ in range(3)]
+    assert [d.seen_by for d in deals] == [(0,), (1,), (2,)]
+    mine = session.log_for(1)
+    assert mine[1]["text"].startswith("deal ") and mine[1]["action"] == deals[1].action
+    assert mine[0] == {"ply": 0, "actor": None, "action": None, "text": "deal a card to seat 0"}
+    assert all(entry["action"] is None for entry in session.log_for(None)[:3])
+    session.advance()
+    assert [entry["action"] for entry in session.log_for(None)[:3]] == [d.action for d in deals]  # shown at the end
+
+
+def test_a_record_replays_into_a_session_without_agents():
+    session = GameSession(make("tictactoe"), ["random", "random"], seed=0)
+    session.advance()
+    replay = GameSession.from_record(session.record())
+    assert replay.actions == session.actions and replay.agents == {} and replay.seats == ["random", "random"]
+    assert replay.state.public_view(None) == session.state.public_view(None)
+
+
+def test_bad_sessions_are_refused():
+    with pytest.raises(ConfigError, match="has 2 seats, got 3"):
+        GameSession(make("connect4"), [HUMAN] * 3, seed=0)
+    with pytest.raises(ConfigError, match="non-negative"):
+        GameSession(make("connect4"), [HUMAN] * 2, seed=-5)
+    with pytest.raises(ConfigError, match="unknown agent"):
+        GameSession(make("connect4"), [HUMAN, "nobody"], seed=0)
+
+
+def test_default_agents_fall_back_to_what_plays_the_game():
+    spec, agent = agent_for(make("catan"), None, ("nosuchmodel", "heuristic"))
+    assert spec == "heuristic" and agent.spec == "heuristic"
+    assert agent_for(make("connect4"), None, ("heuristic", "random"))[0] == "random"
+    assert agent_for(make("catan"), "weighted", OPPONENT_FALLBACKS)[0] == "weighted"
+    with pytest.raises(ConfigError, match="unknown agent"):
+        agent_for(make("catan"), "nosuchbot", OPPONENT_FALLBACKS)
+    with pytest.raises(ConfigError, match="no agent plays"):
+        agent_for(make("connect4"), None, ("heuristic",))
+    assert HINT_FALLBACKS[-1].startswith("mcts")
+
+
+def test_win_chances_scale_returns_by_the_games_bounds():
+    assert win_chances(make("connect4"), np.array([1.0, -1.0])) == [1.0, 0.0]
+    assert win_chances(make("connect4"), np.array([0.0, 0.0])) == [0.5, 0.5]
+    assert win_chances(make("catan", players=3), np.array([0.2, 0.5, 1.3])) == [0.2, 0.5, 1.0]
