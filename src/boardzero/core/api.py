@@ -107,6 +107,11 @@ class Game(abc.ABC):
         """A readable name of a chance outcome id."""
         return f"chance outcome {outcome}"
 
+    def action_fields(self, action: int) -> dict[str, Any]:
+        """The parts of a player action id as JSON-ready data, e.g. ``{"kind": "road", "edge": 17}``,
+        so a user interface can place it without decoding ids; ``{"kind": "move"}`` by default."""
+        return {"kind": "move"}
+
     def options_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self.options) if self.options is not None else {}
 
@@ -217,6 +222,16 @@ class State(abc.ABC):
         """A text picture of the position; with ``seat``, only what that seat may see."""
         return repr(self)
 
+    def public_view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see of this position as read-only, JSON-ready data (``None``: a spectator,
+        public facts only). Two states that differ only in what ``seat`` cannot know give equal views.
+        Games add their board to ``base_public_view``'s fields."""
+        return base_public_view(self, seat)
+
+    def hidden_name(self, outcome: int) -> str:
+        """What a seat that may not see this chance outcome is told of it (e.g. 'draw a development card')."""
+        return "a hidden chance outcome"
+
     def to_record(self) -> dict:
         """A JSON-able record that replays exactly with ``Game.state_from_record``."""
         return {
@@ -227,6 +242,23 @@ class State(abc.ABC):
             "actions": [int(a) for a in self.history],
             "returns": [float(r) for r in self.returns()] if self.is_terminal() else None,
         }
+
+
+def base_public_view(state: State, seat: int | None) -> dict[str, Any]:
+    """The fields every game's public view has: game, options, seats, whose move, the end and its returns."""
+    player = state.current_player
+    over = player == TERMINAL
+    return {
+        "game": state.game.name,
+        "options": state.game.options_dict(),
+        "players": state.game.num_players,
+        "seat": seat,
+        "to_move": player if player >= 0 else None,
+        "chance": player == CHANCE,
+        "over": over,
+        "returns": [float(r) for r in state.returns()] if over else None,
+        "moves": len(state.history),
+    }
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:

@@ -36,6 +36,7 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
             if steps % deep_every == 0:
                 _check_clone_independence(game, state, rng)
                 _check_hidden_information(game, state, rng)
+                _check_public_view(game, state)
                 _check_illegal_rejected(game, state)
             if state.current_player == CHANCE:
                 state.apply(sample_chance(state, rng))
@@ -45,6 +46,7 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
             if steps > max_steps:
                 raise ConformanceError(f"game {g} did not end within {max_steps} steps")
         _check_terminal(game, state)
+        _check_public_view(game, state)
         _check_record_replay(game, state)
         _check_symmetries(game, state)
         lengths.append(steps)
@@ -158,6 +160,25 @@ def _check_hidden_information(game: Game, state: State, rng: np.random.Generator
             _fail(f"seat {seat}: sample_hidden changed the seat's own legal moves")
         if sampled.public_history(seat) != state.public_history(seat):
             _fail(f"seat {seat}: sample_hidden changed the public history")
+        for viewer in (seat, None):
+            if sampled.public_view(viewer) != state.public_view(viewer):
+                who = "a spectator" if viewer is None else f"seat {seat}"
+                _fail(f"{who}: public_view changed when only what seat {seat} cannot know changed "
+                      "(public_view leaks hidden cards)")
+
+
+def _check_public_view(game: Game, state: State) -> None:
+    """Every seat's and a spectator's public view is JSON-ready: it survives a JSON round trip unchanged."""
+    for viewer in [*range(game.num_players), None]:
+        view = state.public_view(viewer)
+        try:
+            again = json.loads(json.dumps(view))
+        except (TypeError, ValueError) as exc:
+            _fail(f"public_view({viewer}) is not JSON-ready: {exc}")
+        if again != view:
+            _fail(f"public_view({viewer}) changes in a JSON round trip (use lists, str keys, plain numbers)")
+        if view.get("game") != game.name or view.get("seat") != viewer:
+            _fail(f"public_view({viewer}) must name the game and the viewing seat (start from base_public_view)")
 
 
 def _check_illegal_rejected(game: Game, state: State) -> None:

@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, TERMINAL, Game, State
+from boardzero.core.api import CHANCE, TERMINAL, Game, State, base_public_view
 from boardzero.core.registry import option
 
 PASS, BET = 0, 1
@@ -51,6 +51,9 @@ class KuhnPoker(Game):
 
     def outcome_name(self, outcome: int) -> str:
         return f"deal {CARD_NAMES[int(outcome)]}"
+
+    def action_fields(self, action: int) -> dict:
+        return {"kind": self.action_name(action)}
 
 
 class KuhnState(State):
@@ -152,6 +155,31 @@ class KuhnState(State):
             other.cards[s] = card
             other.history[s] = card
         return other
+
+    def card_shown(self, seat: int | None, owner: int) -> bool:
+        """Whether ``seat`` (None: a spectator) sees ``owner``'s card: its own, and at the end every card
+        still in the pot (the showdown)."""
+        if owner >= len(self.cards):
+            return False
+        return seat == owner or (self.done and not self.folded[owner])
+
+    def public_view(self, seat: int | None = None) -> dict:
+        """The base fields plus each seat's chips in, whether it folded, and its card where ``seat`` sees it;
+        the bettor and the pot."""
+        n = self.game.num_players
+        view = base_public_view(self, seat)
+        view.update({
+            "pot": sum(self.chips),
+            "bettor": self.bettor if self.bettor >= 0 else None,
+            "winner": self.winner() if self.done else None,
+            "seats": [{"seat": p, "chips": self.chips[p], "folded": self.folded[p],
+                       "card": CARD_NAMES[self.cards[p]] if self.card_shown(seat, p) else None}
+                      for p in range(n)],
+        })
+        return view
+
+    def hidden_name(self, outcome: int) -> str:
+        return f"deal a card to seat {len(self.cards)}"
 
     def render(self, seat: int | None = None) -> str:
         n = self.game.num_players

@@ -147,6 +147,28 @@ def action_name(action: int, board=None) -> str:
     }[a]
 
 
+_FIELD_KINDS = {E.A_BUY_DEV: "buy_dev", E.A_KNIGHT: "knight", E.A_PLAY_ROAD_BUILDING: "road_building",
+                E.A_PLAY_YOP: "year_of_plenty", E.A_ROLL: "roll", E.A_END_TURN: "end_turn"}
+
+
+def action_fields(action: int) -> dict:
+    """The parts of an action id, in ``action_id``'s terms: ``{"kind": "trade", "give": "wood", "get": "ore"}``."""
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}, got {a}")
+    spans = (("settlement", E.A_SETTLEMENT, "node", None), ("city", E.A_CITY, "node", None),
+             ("road", E.A_ROAD, "edge", None), ("robber", E.A_ROBBER, "hex", None),
+             ("rob", E.A_VICTIM, "seat", None), ("discard", E.A_DISCARD, "resource", RESOURCE_NAMES),
+             ("take", E.A_YOP, "resource", RESOURCE_NAMES), ("monopoly", E.A_MONOPOLY, "resource", RESOURCE_NAMES))
+    for (kind, start, field, names), end in zip(spans, [s[1] for s in spans[1:]] + [E.A_TRADE]):
+        if start <= a < end:
+            return {"kind": kind, field: names[a - start] if names else a - start}
+    if a < E.A_BUY_DEV:
+        give, get = decode_trade(a)
+        return {"kind": "trade", "give": RESOURCE_NAMES[give], "get": RESOURCE_NAMES[get]}
+    return {"kind": _FIELD_KINDS[a]}
+
+
 def outcome_name(outcome: int) -> str:
     o = int(outcome)
     if 2 <= o <= 12:

@@ -12,7 +12,7 @@ from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
-from boardzero.games.catan import explain, hidden, render
+from boardzero.games.catan import explain, hidden, public, render
 from boardzero.games.catan import observe as O
 from boardzero.games.catan.board import RESOURCE_NAMES, Board, make_board, parse_board_option
 
@@ -99,6 +99,9 @@ class Catan(Game):
 
     def outcome_name(self, outcome: int) -> str:
         return A.outcome_name(outcome)
+
+    def action_fields(self, action: int) -> dict:
+        return A.action_fields(action)
 
 
 # what current_player is in each phase: CHANCE, TERMINAL, or None for the deciding seat
@@ -313,6 +316,16 @@ class CatanState(State):
     # ------------------------------------------------------------------ display and records
     def render(self, seat: int | None = None, *, color: bool = False) -> str:
         return render.render(self, seat, color=color)
+
+    def public_view(self, seat: int | None = None) -> dict:
+        return public.public_view(self, seat)
+
+    def hidden_name(self, outcome: int) -> str:
+        if self.phase == E.PH_STEAL:
+            return f"steal a card from seat {int(self.s[E.G_VICTIM])}"
+        if self.phase == E.PH_DEV_DRAW:
+            return "draw a development card"
+        return super().hidden_name(outcome)
 
     def to_record(self) -> dict:
         record = super().to_record()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.core.api import TERMINAL, Game, State, Symmetry, grid_symmetry
+from boardzero.core.api import TERMINAL, Game, State, Symmetry, base_public_view, grid_symmetry
 
 ROWS, COLS = 6, 7
 COLUMN_BITS = ROWS + 1
@@ -36,6 +36,18 @@ def has_four(bitboard: int) -> bool:
         if pairs & (pairs >> (2 * shift)):
             return True
     return False
+
+
+def winning_cells(grid: np.ndarray) -> list[list[int]]:
+    """[row, column] of every disc of ``grid`` (bool[ROWS, COLS]) that is part of four in a row."""
+    cells = set()
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(ROWS):
+            for c in range(COLS):
+                line = [(r + k * dr, c + k * dc) for k in range(4)]
+                if all(0 <= i < ROWS and 0 <= j < COLS and grid[i, j] for i, j in line):
+                    cells.update(line)
+    return [list(cell) for cell in sorted(cells)]
 
 
 def bitboard_to_grid(bitboard: int) -> np.ndarray:
@@ -63,6 +75,9 @@ class Connect4(Game):
 
     def action_name(self, action: int) -> str:
         return f"column {int(action)}"
+
+    def action_fields(self, action: int) -> dict:
+        return {"kind": "drop", "column": int(action)}
 
 
 class Connect4State(State):
@@ -124,6 +139,17 @@ class Connect4State(State):
         planes[0] = bitboard_to_grid(self.boards[seat])
         planes[1] = bitboard_to_grid(self.boards[1 - seat])
         return {"planes": planes, "flat": planes[:2].reshape(-1)}
+
+    def public_view(self, seat: int | None = None) -> dict:
+        """The base fields plus ``grid`` (rows top to bottom: the seat whose disc is there, or None),
+        ``winner`` and the ``winning_cells`` [row, column] of the four (or more) in a row."""
+        grids = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))
+        grid = [[0 if grids[0][r, c] else 1 if grids[1][r, c] else None for c in range(COLS)] for r in range(ROWS)]
+        view = base_public_view(self, seat)
+        view.update({"rows": ROWS, "columns": COLS, "grid": grid,
+                     "winner": self.winner if self.winner >= 0 else None,
+                     "winning_cells": winning_cells(grids[self.winner]) if self.winner >= 0 else []})
+        return view
 
     def render(self, seat: int | None = None) -> str:
         marks = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))

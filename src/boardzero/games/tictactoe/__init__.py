@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.core.api import TERMINAL, Game, State, Symmetry, grid_symmetry
+from boardzero.core.api import TERMINAL, Game, State, Symmetry, base_public_view, grid_symmetry
 
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
 LINE_MASKS = tuple(sum(1 << int(c) for c in line) for line in LINES)
@@ -36,6 +36,9 @@ class TicTacToe(Game):
     def action_name(self, action: int) -> str:
         row, col = divmod(int(action), 3)
         return f"cell {action} (row {row + 1}, column {col + 1})"
+
+    def action_fields(self, action: int) -> dict:
+        return {"kind": "mark", "cell": int(action)}
 
 
 class TicTacToeState(State):
@@ -87,6 +90,13 @@ class TicTacToeState(State):
         other = (_CELL_BITS & self.boards[1 - seat]) != 0
         planes = np.stack([own, other]).astype(np.float32).reshape(2, 3, 3)
         return {"planes": planes, "flat": planes.reshape(-1)}
+
+    def public_view(self, seat: int | None = None) -> dict:
+        """The base fields plus ``cells`` (0..8, row-major: the seat that marked it, or None) and ``winner``."""
+        cells = [0 if self.boards[0] >> i & 1 else 1 if self.boards[1] >> i & 1 else None for i in range(9)]
+        view = base_public_view(self, seat)
+        view.update({"cells": cells, "winner": self.winner if self.winner >= 0 else None})
+        return view
 
     def render(self, seat: int | None = None) -> str:
         cells = ["X" if self.boards[0] >> i & 1 else "O" if self.boards[1] >> i & 1 else str(i) for i in range(9)]
