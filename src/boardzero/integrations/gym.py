@@ -34,7 +34,7 @@ from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game, State
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import games, make
-from boardzero.core.view import SeatView
+from boardzero.core.view import view_for
 from boardzero.integrations.common import observation_box, observation_key, require, resolve_chance
 
 gymnasium = require("gymnasium", "gym")
@@ -115,7 +115,7 @@ class BoardzeroEnv(gymnasium.Env):
             if player < 0 or player == self.seat:
                 return
             agent = self.opponents[player if player < self.seat else player - 1]
-            state.apply(agent.act(SeatView(state, player), rng))
+            state.apply(agent.act(view_for(state, player, agent.full_sight), rng))
 
     def _observation(self) -> np.ndarray:
         return self.state.observe(self.seat)[self.observation_key]

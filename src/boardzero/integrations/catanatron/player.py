@@ -1,0 +1,1 @@
+"""Placeholder: boardzero agents as catanatron players (see BoardzeroPlayer)."""
