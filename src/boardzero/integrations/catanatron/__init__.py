@@ -18,6 +18,6 @@ from boardzero.integrations.common import require
 require("catanatron", "catanatron")
 
 from boardzero.integrations.catanatron.bots import BOTS, CatanatronAgent, available_bots, catanatron_version  # noqa: E402
-# player import added below
+from boardzero.integrations.catanatron.player import BoardzeroPlayer, new_game  # noqa: E402
 
-__all__ = ["BOTS", "CatanatronAgent", "available_bots", "catanatron_version"]
+__all__ = ["BOTS", "BoardzeroPlayer", "CatanatronAgent", "available_bots", "catanatron_version", "new_game"]

@@ -24,12 +24,8 @@ SIMPLE = {
 RANDOM_DISCARD = "random discard"  # catanatron < 3.3 discards half the hand at random in one action
 
 
-def seat_of(color) -> int:
-    return COLORS.index(color)
-
-
-def to_boardzero(action) -> list:
-    """boardzero action ids for a catanatron action (or ``[RANDOM_DISCARD]``)."""
+def to_boardzero(action, colors=COLORS) -> list:
+    """boardzero action ids for a catanatron action (or ``[RANDOM_DISCARD]``); seat i plays ``colors[i]``."""
     kind, value = action.action_type, action.value
     geo = geometry()
     if kind in SIMPLE:
@@ -42,7 +38,7 @@ def to_boardzero(action) -> list:
         return [action_id("road", edge=geo.edge_from_catanatron[tuple(value)])]
     if kind == ActionType.MOVE_ROBBER:
         plan = [action_id("robber", hex=geo.hex_of[value[0]])]
-        return plan + ([action_id("rob", seat=seat_of(value[1]))] if value[1] is not None else [])
+        return plan + ([action_id("rob", seat=colors.index(value[1]))] if value[1] is not None else [])
     if kind == ActionType.PLAY_MONOPOLY:
         return [action_id("monopoly", resource=RESOURCES.index(value))]
     if kind == ActionType.PLAY_YEAR_OF_PLENTY:
@@ -57,7 +53,7 @@ def to_boardzero(action) -> list:
     raise ValueError(f"catanatron action {action} has no boardzero counterpart (player-to-player trading is off)")
 
 
-def record_steps(action, result) -> list[tuple[str, int]]:
+def record_steps(action, result, colors) -> list[tuple[str, int]]:
     """A catanatron action record as ``(step, id)`` pairs to replay in a boardzero state: step ``"act"`` is
     a player action, ``"chance"`` a chance outcome, ``"rob"`` a victim choice applied only when boardzero
     asks for one (when several seats could be robbed)."""
@@ -70,7 +66,7 @@ def record_steps(action, result) -> list[tuple[str, int]]:
         hex_, victim = action.value[0], action.value[1]
         steps = [("act", action_id("robber", hex=geometry().hex_of[hex_]))]
         if victim is not None:
-            steps += [("rob", action_id("rob", seat=seat_of(victim))),
+            steps += [("rob", action_id("rob", seat=colors.index(victim))),
                       ("chance", E.O_STEAL + RESOURCES.index(result))]
         return steps
-    return [("act", a) for a in to_boardzero(action)]
+    return [("act", a) for a in to_boardzero(action, colors)]

@@ -126,7 +126,13 @@ def harbour_topology() -> dict:
 
 
 def catan_map(hex_resource, hex_number, harbours):
-    """A catanatron ``CatanMap`` of a boardzero board: terrain (0..4, 5 desert), numbers, harbour types per slot."""
+    """A catanatron ``CatanMap`` of a boardzero board: terrain (0..4, 5 desert), numbers, harbour types per slot
+    (catanatron treats a map as read-only, so one is built per board and shared)."""
+    return _catan_map(tuple(map(int, hex_resource)), tuple(map(int, hex_number)), tuple(map(int, harbours)))
+
+
+@lru_cache(maxsize=256)
+def _catan_map(hex_resource: tuple, hex_number: tuple, harbours: tuple):
     geo = geometry()
     layout = harbour_topology()
     land = [c for c, kind in layout["topology"].items() if kind is cmap.LandTile]

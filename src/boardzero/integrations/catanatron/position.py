@@ -51,16 +51,28 @@ PROMPTS = {
 assert tuple(d.replace(" ", "_").upper() for d in DEV_NAMES) == DEV_CARDS
 
 
-def seat_views(state) -> list[dict]:
-    """Each seat's public view of a full state (seat p's own view shows p's hand and cards)."""
-    return [state.public_view(p) for p in range(state.game.num_players)]
+def seat_cards(state, view: dict) -> list[dict]:
+    """Every seat's resource and development cards in a full state: from that seat's own public view for the
+    seat to move and the seat on turn (whose cards bought this turn matter), from ``hand``/``dev_cards``
+    for the others."""
+    cards = []
+    for seat in range(view["players"]):
+        if seat in (view["to_move"], view["turn_player"]):
+            facts = state.public_view(seat)["seats"][seat]
+            cards.append({k: facts[k] for k in ("hand", "development", "development_new")})
+        else:
+            hand, dev = state.hand(seat), state.dev_cards(seat)
+            cards.append({"hand": {r.lower(): int(k) for r, k in zip(RESOURCES, hand)},
+                          "development": {d: int(k) for d, k in zip(DEV_NAMES, dev)},
+                          "development_new": dict.fromkeys(DEV_NAMES, 0)})
+    return cards
 
 
-def catanatron_game(state, rng: np.random.Generator, legal, views: list[dict] | None = None) -> Game:
+def catanatron_game(state, rng: np.random.Generator, legal) -> Game:
     """The position of ``state`` (a full CatanState) as a catanatron Game, with its playable actions;
     ``legal`` are boardzero's legal action ids (they name the seats a robber may rob)."""
-    views = views or seat_views(state)
-    view = views[0]
+    view = state.public_view(None)
+    cards = seat_cards(state, view)
     n = view["players"]
     colors = COLORS[:n]
     cstate_ = cstate.State([], None, initialize=False)
@@ -70,9 +82,9 @@ def catanatron_game(state, rng: np.random.Generator, legal, views: list[dict] | 
     cstate_.discard_limit = 7
     cstate_.friendly_robber = False
     cstate_.board = _board(state, view, colors)
-    cstate_.player_state = _player_state(views, colors)
+    cstate_.player_state = _player_state(view, cards, colors)
     cstate_.resource_freqdeck = [view["bank"][r.lower()] for r in RESOURCES]
-    cstate_.development_listdeck = _deck(views, rng)
+    cstate_.development_listdeck = _deck(view, cards, rng)
     cstate_.buildings_by_color = _buildings_by_color(view, colors)
     cstate_.action_records = []
     cstate_.actions = []  # catanatron < 3.3 keeps its log here
@@ -139,17 +151,17 @@ def _road_networks(board, color) -> list[set]:
     return networks
 
 
-def _player_state(views: list[dict], colors) -> dict:
-    view = views[0]
+def _player_state(view: dict, cards: list[dict], colors) -> dict:
     turn_player = view["turn_player"]
     out = {}
     for seat in range(len(colors)):
-        facts = views[seat]["seats"][seat]
+        facts = view["seats"][seat]
         key = f"P{seat}_"
-        dev, new = facts["development"], facts["development_new"]
+        hand, dev, new = cards[seat]["hand"], cards[seat]["development"], cards[seat]["development_new"]
         on_turn = seat == turn_player
         values = {
-            "VICTORY_POINTS": facts["visible_points"], "ACTUAL_VICTORY_POINTS": facts["points"],
+            "VICTORY_POINTS": facts["visible_points"],
+            "ACTUAL_VICTORY_POINTS": facts["visible_points"] + dev["victory point"],
             "ROADS_AVAILABLE": facts["roads_left"], "SETTLEMENTS_AVAILABLE": facts["settlements_left"],
             "CITIES_AVAILABLE": facts["cities_left"], "HAS_ROAD": facts["longest_road"],
             "HAS_ARMY": facts["largest_army"], "HAS_ROLLED": on_turn and view["has_rolled"],
@@ -157,7 +169,7 @@ def _player_state(views: list[dict], colors) -> dict:
             "LONGEST_ROAD_LENGTH": facts["road_length"],
         }
         for resource in RESOURCES:
-            values[f"{resource}_IN_HAND"] = facts["hand"][resource.lower()]
+            values[f"{resource}_IN_HAND"] = hand[resource.lower()]
         for name, card in zip(DEV_NAMES, DEV_CARDS):
             values[f"{card}_IN_HAND"] = dev[name]
             values[f"PLAYED_{card}"] = facts["played"][name]
@@ -167,13 +179,12 @@ def _player_state(views: list[dict], colors) -> dict:
     return out
 
 
-def _deck(views: list[dict], rng: np.random.Generator) -> list[str]:
+def _deck(view: dict, cards: list[dict], rng: np.random.Generator) -> list[str]:
     """The development deck of a full state: all cards less those held or played, shuffled (its order is
     never known: boardzero draws a card only when one is bought)."""
     counts = DEV_COUNTS.copy()
-    for seat, view in enumerate(views):
-        facts = view["seats"][seat]
-        counts -= np.array([facts["development"][d] + facts["played"][d] for d in DEV_NAMES])
+    for seat, facts in enumerate(view["seats"]):
+        counts -= np.array([cards[seat]["development"][d] + facts["played"][d] for d in DEV_NAMES])
     deck = [card for card, k in zip(DEV_CARDS, counts) for _ in range(int(k))]
     return [deck[i] for i in rng.permutation(len(deck))]
 
