@@ -26,7 +26,7 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.games.catan.actions import action_id
 from boardzero.integrations.catanatron.actions import RANDOM_DISCARD, to_boardzero
-from boardzero.integrations.catanatron.position import COLORS, catanatron_game
+from boardzero.integrations.catanatron.position import COLORS, PROMPTS, catanatron_game
 
 # name -> (module, class, what it is)
 BOTS = {
@@ -103,7 +103,11 @@ class CatanatronAgent(Agent):
             return self._plan.pop(0)
         start = time.perf_counter()
         state = view.true_state() if self.full_sight else view.sample_state(rng)
-        game = catanatron_game(state, rng, legal)
+        public = state.public_view(None)
+        if public["phase"] not in PROMPTS:  # a step catanatron has no prompt for, and no plan from the step before
+            self.fallbacks += 1
+            return int(legal[rng.integers(len(legal))])
+        game = catanatron_game(state, rng, legal, public)
         player = self._player(view.seat)
         saved = random.getstate()
         random.seed(int(rng.integers(2**63)))
@@ -113,7 +117,7 @@ class CatanatronAgent(Agent):
             self.bot_seconds += time.perf_counter() - begin
         finally:
             random.setstate(saved)
-        plan = self._plan_of(choice, state, view.seat, rng)
+        plan = self._plan_of(choice, state, public["phase"], view.seat, rng)
         self.decisions += 1
         self.seconds += time.perf_counter() - start
         if not plan or plan[0] not in legal:
@@ -128,8 +132,10 @@ class CatanatronAgent(Agent):
             self._players[seat] = self._cls(COLORS[seat], **self._options)
         return self._players[seat]
 
-    def _plan_of(self, choice, state, seat: int, rng: np.random.Generator) -> list[int]:
+    def _plan_of(self, choice, state, phase: str, seat: int, rng: np.random.Generator) -> list[int]:
         plan = to_boardzero(choice)
+        if choice.action_type.name == "MOVE_ROBBER" and phase == "victim":
+            plan = plan[1:]  # the robber is already on that hex: only the victim is open
         if plan == [RANDOM_DISCARD]:  # catanatron < 3.3: discard half the hand at random, card by card here
             hand = state.public_view(seat)["seats"][seat]["hand"]
             cards = [r for r, k in enumerate(hand.values()) for _ in range(k)]

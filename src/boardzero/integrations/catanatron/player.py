@@ -87,7 +87,7 @@ class BoardzeroPlayer(Player):
 
     # ------------------------------------------------------------------ catanatron's Player API
     def decide(self, game: Game, playable_actions):
-        self._follow(game)
+        self.follow(game)
         self.decisions += 1
         colors = game.state.colors
         seat = colors.index(self.color)
@@ -100,7 +100,7 @@ class BoardzeroPlayer(Player):
         return self._fallback(game, playable_actions)
 
     # ------------------------------------------------------------------ the shadow
-    def _follow(self, game: Game) -> None:
+    def follow(self, game: Game) -> None:
         """Bring the shadow up to date with catanatron's log."""
         if self._game_id != game.id:
             self._start(game)

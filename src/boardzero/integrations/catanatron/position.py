@@ -68,10 +68,11 @@ def seat_cards(state, view: dict) -> list[dict]:
     return cards
 
 
-def catanatron_game(state, rng: np.random.Generator, legal) -> Game:
+def catanatron_game(state, rng: np.random.Generator, legal, view: dict | None = None) -> Game:
     """The position of ``state`` (a full CatanState) as a catanatron Game, with its playable actions;
-    ``legal`` are boardzero's legal action ids (they name the seats a robber may rob)."""
-    view = state.public_view(None)
+    ``legal`` are boardzero's legal action ids (they name the seats a robber may rob); ``view`` is
+    ``state.public_view(None)`` when the caller has it."""
+    view = view or state.public_view(None)
     cards = seat_cards(state, view)
     n = view["players"]
     colors = COLORS[:n]
@@ -130,8 +131,9 @@ def _board(state, view: dict, colors) -> "cboard.Board":
 
 
 def _road_networks(board, color) -> list[set]:
-    """catanatron's connected components of ``color``: node sets joined by its roads, ending at (and
-    including) opponents' buildings; a building without roads is a network of its own."""
+    """catanatron's connected components of ``color``: node sets joined by its roads; a building without
+    roads is a network of its own. An opponent's building ends a network and is left out of it (catanatron
+    keeps it in after a cut, which would let a road go on past it: boardzero's rules do not)."""
     owned = [n for n, (c, _) in board.buildings.items() if c == color]
     ends = {n for edge, c in board.roads.items() if c == color for n in edge}
     networks, seen = [], set()
@@ -142,10 +144,10 @@ def _road_networks(board, color) -> list[set]:
         while frontier:
             node = frontier.pop()
             for other in cboard.STATIC_GRAPH.neighbors(node):
-                if other not in network and board.roads.get((node, other)) == color:
+                if (other not in network and board.roads.get((node, other)) == color
+                        and not board.is_enemy_node(other, color)):
                     network.add(other)
-                    if not board.is_enemy_node(other, color):
-                        frontier.append(other)
+                    frontier.append(other)
         seen |= network
         networks.append(network)
     return networks
