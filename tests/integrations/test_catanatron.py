@@ -79,6 +79,13 @@ def positions(players: int, seed: int, every: int = 7):
         step += 1
 
 
+needs_33 = pytest.mark.skipif(
+    not hasattr(__import__("catanatron.models.enums").models.enums, "ActionRecord"),
+    reason="catanatron 3.2.1 lets a card bought this turn be played and offers only the knight before the roll "
+           "(the bridge filters its offers to boardzero's legal ones); the exact round trip needs catanatron 3.3+")
+
+
+@needs_33
 def test_every_action_kind_round_trips_through_catanatron():
     """In positions of random games, catanatron's playable actions, translated back, are exactly boardzero's
     legal actions (first steps of each plan), and every action kind of both engines occurs."""
@@ -122,7 +129,7 @@ def test_fair_bot_sees_the_same_position_whatever_the_hidden_cards():
         assert fair[0].state.development_listdeck == fair[1].state.development_listdeck
         full = [catanatron_game(view_for(s, 0, True).true_state(), np.random.default_rng(2), legal) for s in (state, other)]
         assert full[0].state.player_state != full[1].state.player_state
-        agent = make_agent("catanatron:value", state.game)
+        agent = make_agent("catanatron:value" if available_bots()["value"] else "catanatron:weighted", state.game)
         choices = [agent.act(SeatView(s, 0), np.random.default_rng(3)) for s in (state, other)]
         assert choices[0] == choices[1]
         return
@@ -131,8 +138,8 @@ def test_fair_bot_sees_the_same_position_whatever_the_hidden_cards():
 
 def test_full_sight_is_granted_only_to_agents_that_ask():
     game = make("catan", players=2)
-    assert make_agent("catanatron:value,sight=full", game).full_sight
-    assert not make_agent("catanatron:value", game).full_sight and not make_agent("heuristic", game).full_sight
+    assert make_agent("catanatron:random,sight=full", game).full_sight
+    assert not make_agent("catanatron:random", game).full_sight and not make_agent("heuristic", game).full_sight
     state = game.new_state(seed=0)
     assert not hasattr(view_for(state, 0), "true_state")
     assert view_for(state, 0, True).true_state().to_record() == state.to_record()

@@ -108,6 +108,12 @@ class CatanatronAgent(Agent):
             self.fallbacks += 1
             return int(legal[rng.integers(len(legal))])
         game = catanatron_game(state, rng, legal, public)
+        allowed = set(legal.tolist()) | ({RANDOM_DISCARD} if public["phase"] == "discard" else set())
+        playable = [a for a in game.playable_actions if _first_step(a, public["phase"]) in allowed]
+        if not playable:  # nothing catanatron offers is legal here
+            self.fallbacks += 1
+            return int(legal[rng.integers(len(legal))])
+        game.playable_actions = game.state.playable_actions = playable
         player = self._player(view.seat)
         saved = random.getstate()
         random.seed(int(rng.integers(2**63)))
@@ -141,6 +147,12 @@ class CatanatronAgent(Agent):
             cards = [r for r, k in enumerate(hand.values()) for _ in range(k)]
             return [action_id("discard", resource=int(cards[rng.integers(len(cards))]))]
         return plan
+
+
+def _first_step(action, phase: str):
+    """The boardzero id an action of catanatron's starts with (the victim when the robber already moved)."""
+    plan = to_boardzero(action)
+    return plan[1] if action.action_type.name == "MOVE_ROBBER" and phase == "victim" else plan[0]
 
 
 def catanatron_agent(game: Game, bot: str = "alphabeta", *, sight: str = "fair", depth: int = 2,
