@@ -103,7 +103,7 @@ class CatanatronAgent(Agent):
             return self._plan.pop(0)
         start = time.perf_counter()
         state = view.true_state() if self.full_sight else view.sample_state(rng)
-        public = state.public_view(None)
+        public = state.public_view(view.seat)
         if public["phase"] not in PROMPTS:  # a step catanatron has no prompt for, and no plan from the step before
             self.fallbacks += 1
             return int(legal[rng.integers(len(legal))])

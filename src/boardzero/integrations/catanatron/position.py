@@ -52,13 +52,13 @@ assert tuple(d.replace(" ", "_").upper() for d in DEV_NAMES) == DEV_CARDS
 
 
 def seat_cards(state, view: dict) -> list[dict]:
-    """Every seat's resource and development cards in a full state: from that seat's own public view for the
-    seat to move and the seat on turn (whose cards bought this turn matter), from ``hand``/``dev_cards``
-    for the others."""
+    """Every seat's resource and development cards in a full state: from its own public view for the seat
+    to move (``view``) and the seat on turn (whose cards bought this turn matter), from ``hand`` and
+    ``dev_cards`` for the others."""
     cards = []
     for seat in range(view["players"]):
         if seat in (view["to_move"], view["turn_player"]):
-            facts = state.public_view(seat)["seats"][seat]
+            facts = (view if seat == view["seat"] else state.public_view(seat))["seats"][seat]
             cards.append({k: facts[k] for k in ("hand", "development", "development_new")})
         else:
             hand, dev = state.hand(seat), state.dev_cards(seat)
@@ -70,9 +70,9 @@ def seat_cards(state, view: dict) -> list[dict]:
 
 def catanatron_game(state, rng: np.random.Generator, legal, view: dict | None = None) -> Game:
     """The position of ``state`` (a full CatanState) as a catanatron Game, with its playable actions;
-    ``legal`` are boardzero's legal action ids (they name the seats a robber may rob); ``view`` is
-    ``state.public_view(None)`` when the caller has it."""
-    view = view or state.public_view(None)
+    ``legal`` are boardzero's legal action ids (they name the seats a robber may rob); ``view`` is the
+    public view of the seat to move, when the caller has it."""
+    view = view or state.public_view(state.current_player)
     cards = seat_cards(state, view)
     n = view["players"]
     colors = COLORS[:n]
