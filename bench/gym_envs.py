@@ -7,7 +7,7 @@ What is measured, one process, one core, side by side in the same run (2-player 
   flat observation each step. Counted in learner steps per second.
 - ``pettingzoo``: ``integrations.pettingzoo.env("catan")``: ``last()`` then ``step`` with a random legal
   action for whichever seat is to move. Counted in agent steps per second (every seat's decisions).
-- ``vector``: ``integrations.gym_vector.CatanVectorEnv`` with B games: B random legal learner actions per
+- ``vector``: ``integrations.gym_vector.make_vector_env("catan", B)`` (Catan's compiled batch): B random legal learner actions per
   ``step`` (a compiled sampler standing in for a policy), the opponents' random moves in compiled code,
   observations encoded, finished games replaced. Counted in learner steps per second (B per call).
 
@@ -26,7 +26,7 @@ import numpy as np
 
 try:
     from boardzero.integrations.gym import make_env
-    from boardzero.integrations.gym_vector import CatanVectorEnv, random_moves
+    from boardzero.integrations.gym_vector import make_vector_env, random_moves
     from boardzero.integrations.pettingzoo import env as aec_env
 except Exception as exc:  # noqa: BLE001 - the message names the missing extra
     print(f"cannot run: {exc}", file=sys.stderr)
@@ -69,17 +69,18 @@ def bench_pettingzoo(seconds: float, seed: int = 0) -> dict:
 
 
 def bench_vector(batch_size: int, seconds: float, seed: int = 0) -> dict:
-    envs = CatanVectorEnv(batch_size, players=2, validate=False)
+    envs = make_vector_env("catan", batch_size, players=2, validate=False)
+    uniforms = np.random.default_rng(seed).random
     _, infos = envs.reset(seed=seed)
     actions = np.empty(batch_size, dtype=np.int64)
     everyone = np.zeros(batch_size, dtype=np.int64)  # "seat 0 to move, learner 1": a move for every game
     learner = np.ones(batch_size, dtype=np.int64)
-    random_moves(infos["action_mask"], everyone, learner, actions)
+    random_moves(infos["action_mask"], everyone, learner, uniforms(batch_size), actions)
     envs.step(actions)  # compile outside the timing
     calls, episodes = 0, 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        random_moves(envs._batch.masks, everyone, learner, actions)
+        random_moves(envs._batch.masks, everyone, learner, uniforms(batch_size), actions)
         _, _, terminated, _, _ = envs.step(actions)
         calls += 1
         episodes += int(terminated.sum())

@@ -2,7 +2,7 @@
 
 - ``boardzero.integrations.pettingzoo``: ``env("catan", players=4)``, a PettingZoo AEC environment for any game.
 - ``boardzero.integrations.gym``: ``make_env("catan", opponents=["heuristic"])``, a single-agent Gymnasium
-  environment whose other seats are played by boardzero agents; ``CatanVectorEnv``, many Catan games at once.
+  environment whose other seats are played by boardzero agents; ``gym_vector.make_vector_env``, many games at once.
 - ``boardzero.integrations.catanatron``: catanatron's bots as boardzero agents (``catanatron:alphabeta``) and
   boardzero agents as catanatron players.
 
