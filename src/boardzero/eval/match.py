@@ -29,7 +29,8 @@ def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator, *, 
         if player == CHANCE:
             action = sample_chance(state, rng)
         else:
-            action = agents[player].act(view_for(state, player, agents[player].full_sight), rng)
+            agent = agents[player]
+            action = agent.act(view_for(state, player, getattr(agent, "full_sight", False)), rng)
         if on_step is not None:
             on_step(state, player, action)
         state.apply(action)

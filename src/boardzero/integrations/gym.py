@@ -115,7 +115,7 @@ class BoardzeroEnv(gymnasium.Env):
             if player < 0 or player == self.seat:
                 return
             agent = self.opponents[player if player < self.seat else player - 1]
-            state.apply(agent.act(view_for(state, player, agent.full_sight), rng))
+            state.apply(agent.act(view_for(state, player, getattr(agent, "full_sight", False)), rng))
 
     def _observation(self) -> np.ndarray:
         return self.state.observe(self.seat)[self.observation_key]

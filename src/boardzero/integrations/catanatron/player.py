@@ -174,7 +174,7 @@ class BoardzeroPlayer(Player):
         return plan
 
     def _ask(self, state, seat: int) -> int:
-        return int(self.agent.act(view_for(state, seat, self.agent.full_sight), self.rng))
+        return int(self.agent.act(view_for(state, seat, getattr(self.agent, "full_sight", False)), self.rng))
 
     def _fallback(self, game: Game, playable_actions):
         """A fixed rule when the agent cannot be asked: discard from the largest pile, else catanatron's first
