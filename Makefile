@@ -3,13 +3,17 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
-STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# catanatron 3.3.0 (with its AlphaBeta and ValueFunction bots) is not on the package registry; a wheel of it
+# beside the checkout is installed for the bridge tests, else the registry's 3.2.1 (those tests then skip)
+WHEELS ?= ../shared/wheels
+CATANATRON_WHEEL := $(wildcard $(WHEELS)/catanatron-3.3.0-py3-none-any.whl)
+STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)$(if $(CATANATRON_WHEEL),-catanatron-wheel)
 
 .PHONY: install play play-terminal watch test test-all bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web]' $(CATANATRON_WHEEL)
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

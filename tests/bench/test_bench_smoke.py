@@ -43,3 +43,15 @@ def test_side_by_side_with_catanatron():
     assert theirs["games_per_s"] > 0 and theirs["turns_per_game"] > 0
     assert engines["boardzero"]["ratio_vs_catanatron"] == pytest.approx(
         engines["boardzero"]["games_per_s"] / theirs["games_per_s"], rel=1e-3)
+
+
+def test_gym_envs_bench_runs_side_by_side():
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    script = SCRIPT.with_name("gym_envs.py")
+    done = subprocess.run([sys.executable, str(script), "--quick", "--json", "--seconds", "0.2"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = {r["benchmark"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert set(rows) == {"gym", "pettingzoo", "vector"}
+    assert rows["gym"]["ratio_vs_gym"] == 1.0 and all(r["steps"] > 0 for r in rows.values())

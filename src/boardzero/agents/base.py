@@ -29,6 +29,9 @@ class Agent(abc.ABC):
     """A decision maker for one seat. Never sees the true state, only a ``SeatView``."""
 
     spec: str = "agent"  # the string that built it, e.g. "mcts:sims=400"
+    # True only for comparisons with programs that read hidden cards: the match runner then hands this agent a
+    # FullSightView (core/view.py) with the true state; every other agent sees only its seat
+    full_sight: bool = False
 
     @abc.abstractmethod
     def act(self, view: SeatView, rng: np.random.Generator) -> int:

@@ -32,6 +32,7 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "solver": "boardzero.agents.solver:SolverAgent",
     "td": "boardzero.agents.td:td",
     "ppo": "boardzero.agents.az:ppo",
+    "catanatron": "boardzero.integrations.catanatron.bots:catanatron_agent",  # needs the catanatron extra
 }
 
 

@@ -51,3 +51,21 @@ class SeatView:
     def render(self) -> str:
         """A text picture of what this seat may see (for terminal play)."""
         return self._state.render(self.seat)
+
+
+class FullSightView(SeatView):
+    """A seat view that also shows the true state, for agents that declare ``full_sight = True``.
+
+    Only for comparisons with programs that read every hidden card (catanatron's bots do, inside
+    catanatron): the match runner hands this view to such an agent (``view_for``), and its spec says so
+    (``sight=full``). Every other agent gets a plain ``SeatView``.
+    """
+
+    def true_state(self) -> State:
+        """A copy of the true state, hidden cards included."""
+        return self._state.clone()
+
+
+def view_for(state: State, seat: int, full_sight: bool = False) -> SeatView:
+    """The view an agent gets of ``state`` for ``seat``: a ``FullSightView`` only if it asked for full sight."""
+    return FullSightView(state, seat) if full_sight else SeatView(state, seat)

@@ -8,7 +8,7 @@ import numpy as np
 
 from boardzero.agents.base import Agent
 from boardzero.core.api import CHANCE, Game, State, sample_chance
-from boardzero.core.view import SeatView
+from boardzero.core.view import view_for
 
 
 def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator, *, seed: int | None = None,
@@ -29,7 +29,8 @@ def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator, *, 
         if player == CHANCE:
             action = sample_chance(state, rng)
         else:
-            action = agents[player].act(SeatView(state, player), rng)
+            agent = agents[player]
+            action = agent.act(view_for(state, player, getattr(agent, "full_sight", False)), rng)
         if on_step is not None:
             on_step(state, player, action)
         state.apply(action)
