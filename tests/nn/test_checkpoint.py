@@ -78,3 +78,13 @@ def test_no_pickle_in_weights(saved):
     data = path.with_suffix(".safetensors").read_bytes()
     header_len = int(np.frombuffer(data[:8], "<u8")[0])
     assert json.loads(data[8:8 + header_len])  # safetensors: a JSON header, then raw tensors
+
+
+def test_a_checkpoint_fits_games_whose_model_options_match(tmp_path):
+    """Catan models depend on the player count, not on match rules such as the turn limit or the board."""
+    trained = make("catan", players=2, turn_limit=200)
+    net = build_network(spec_for_game(trained, "mlp", hidden=8, blocks=1))
+    path = save_network(tmp_path / "model", net, {"game": "catan", "game_options": trained.options_dict()})
+    load_network(path, game=make("catan", players=2, board="beginner"))
+    with pytest.raises(CheckpointError, match="players=2 \\(here 3\\)"):
+        load_network(path, game=make("catan", players=3))

@@ -75,6 +75,9 @@ class Game(abc.ABC):
     has_chance: ClassVar[bool] = False
     # (least, most) return any seat can get, or None if unknown; lets search prove wins and losses
     return_bounds: ClassVar[tuple[float, float] | None] = None
+    # options a trained model depends on (they shape observations, actions or values); None: all of them.
+    # A model trained under other values of the remaining options (match rules) still plays.
+    model_options: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else (self.Options() if self.Options else None)

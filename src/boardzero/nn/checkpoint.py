@@ -233,9 +233,15 @@ def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: Path) -> N
 
 
 def check_game(meta: dict[str, Any], game, where: Path) -> None:
+    """A checkpoint fits a game of the same name whose model options (``Game.model_options``: those that shape
+    observations, actions and values, e.g. Catan's player count) are the ones it was trained with; match rules
+    such as a turn limit may differ."""
     if meta.get("game") != game.name:
         raise CheckpointError(f"{where}: checkpoint is for game {meta.get('game')!r}, not {game.name!r}")
     options = meta.get("game_options", {})
-    if options != game.options_dict():
-        raise CheckpointError(f"{where}: checkpoint was trained with {meta['game']} options {options}, "
-                              f"not {game.options_dict()}")
+    now = game.options_dict()
+    keys = now.keys() if game.model_options is None else game.model_options
+    differ = {k: (options.get(k), now.get(k)) for k in keys if options.get(k) != now.get(k)}
+    if differ:
+        changes = ", ".join(f"{k}={old!r} (here {new!r})" for k, (old, new) in differ.items())
+        raise CheckpointError(f"{where}: checkpoint was trained for {meta['game']} with {changes}")

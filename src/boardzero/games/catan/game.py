@@ -50,6 +50,7 @@ class Catan(Game):
     has_hidden_information = True
     has_chance = True
     num_actions = E.NUM_ACTIONS
+    model_options = ("players", "trading")  # the board, turn limit, points to win and returns are match rules
 
     def __init__(self, options: CatanOptions | None = None):
         super().__init__(options)
