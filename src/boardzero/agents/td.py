@@ -1,9 +1,18 @@
-"""``td:<checkpoint>``: plays the move whose resulting position a TD-trained value network values most.
+"""``td:<checkpoint>``: plays by a TD-trained value network.
 
-It looks at the position after each legal move, as its seat would see it, in
-a state drawn by ``view.sample_state`` (hidden cards of the others resampled,
-so nothing its seat cannot know enters the choice), and values them all in
-one network call; a move that ends the game counts with its true result.
+It looks at the position after each legal move, as its seat would see it, in a
+state drawn by ``view.sample_state`` (hidden cards of the others resampled, so
+nothing its seat cannot know enters the choice), and values them all in one
+network call; a move that ends the game counts with its true result.
+
+With ``depth`` > 1 it plans the rest of its own turn: after a move that leaves
+it to decide again (a trade, a build, a discard, the robber, a free road...)
+it looks at the moves from there too, keeping the ``width`` most promising
+positions at each depth, and a first move is worth the best position it leads
+to. The plan stops where the seat no longer decides: at a chance node (a roll,
+a card draw, a steal), at another seat's decision, or at the end of the game;
+those positions are valued by the network. So a trade that only pays off with
+the build after it is seen, where one step would see only cards lost.
 """
 
 from __future__ import annotations
@@ -12,35 +21,84 @@ import numpy as np
 import torch
 from torch import nn
 
-from boardzero.agents.base import Agent
+from boardzero.agents.base import Advice, Agent, MoveAdvice
 from boardzero.core.api import Game
-from boardzero.core.batched import afterstates_of
+from boardzero.core.batched import Afterstates, afterstates_of
+from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
+from boardzero.nn.precision import resolve
 
 
 class TDAgent(Agent):
-    def __init__(self, game: Game, net: nn.Module):
-        self.game, self.net = game, net.eval()
+    def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, precision: str = "auto"):
+        if depth < 1:
+            raise ConfigError("agent td.depth", f"must be >= 1, got {depth}")
+        if width < 1:
+            raise ConfigError("agent td.width", f"must be >= 1, got {width}")
+        self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
+        self.precision = resolve(precision)
         self.key = net.spec.observation_key
 
-    def values(self, view: SeatView, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """(legal moves, seat-relative value vector after each) for ``view``'s seat."""
+    def _values(self, after: Afterstates, seat: int) -> np.ndarray:
         from boardzero.learn.td import afterstate_values
 
-        after = afterstates_of(view.sample_state(rng), view.seat, self.key)
-        return after.action, afterstate_values(self.net, after, np.full(len(after.action), view.seat))
+        return afterstate_values(self.net, after, np.full(len(after.action), seat), self.precision)
+
+    def plan(self, view: SeatView, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(legal moves, the seat's best value reachable after each within its own turn, the seat-relative value
+        vector of the position each move leads to directly)."""
+        seat = view.seat
+        root = view.sample_state(rng)
+        after = afterstates_of(root, seat, self.key)
+        values = self._values(after, seat)
+        best = values[:, 0].copy()
+        frontier = self._frontier([root], after, values[:, 0], np.arange(len(after.action)), seat)
+        for _ in range(self.depth - 1):
+            if not frontier:
+                break
+            parts = [afterstates_of(state, seat, self.key, row=j) for j, (_, state) in enumerate(frontier)]
+            deeper = Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
+                                   for name in ("obs", "row", "action", "terminal", "returns")))
+            scores = self._values(deeper, seat)[:, 0]
+            firsts = np.array([k for k, _ in frontier])[deeper.row]
+            np.maximum.at(best, firsts, scores)
+            frontier = self._frontier([state for _, state in frontier], deeper, scores, firsts, seat)
+        return after.action, best, values
+
+    def _frontier(self, parents: list, after: Afterstates, scores: np.ndarray, firsts: np.ndarray, seat: int):
+        """The ``width`` best positions among ``after`` (children of ``parents``) where the seat decides again,
+        as (first move index, state)."""
+        kept = []
+        for i in np.argsort(-scores, kind="stable"):
+            if len(kept) == self.width:
+                break
+            if after.terminal[i]:
+                continue
+            state = parents[after.row[i]].clone()
+            state.apply(int(after.action[i]))
+            if state.current_player == seat:
+                kept.append((int(firsts[i]), state))
+        return kept
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         legal = view.legal_actions
         if len(legal) == 1:
             return int(legal[0])
-        actions, values = self.values(view, rng)
-        return int(actions[int(np.argmax(values[:, 0]))])
+        actions, best, _ = self.plan(view, rng)
+        return int(actions[int(np.argmax(best))])
+
+    def advise(self, view: SeatView, rng: np.random.Generator, *, top: int = 3) -> Advice:
+        actions, best, values = self.plan(view, rng)
+        order = np.argsort(-best, kind="stable")[:top]
+        moves = [MoveAdvice(int(actions[i]), 1.0 if i == order[0] else 0.0, float(best[i])) for i in order]
+        choice = int(order[0])
+        absolute = np.roll(values[choice], view.seat)  # seat-relative -> absolute order
+        return Advice(moves, absolute)
 
 
-def td(game: Game, path: str = "") -> Agent:
-    """``td:<checkpoint>``: a TD(lambda) value network choosing the move it values most (run directory,
-    checkpoints directory or checkpoint file)."""
+def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8) -> Agent:
+    """``td:<checkpoint>[,depth=D][,width=W]``: a TD(lambda) value network choosing the move it values most
+    (``depth`` > 1: planning the rest of its own turn, ``width`` positions kept per step)."""
     from boardzero.agents.az import load_for_play
 
-    return TDAgent(game, load_for_play(game, path, trainers=("td",)))
+    return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width)

@@ -44,19 +44,15 @@ class SelfPlay:
         self.moves = 0
 
     def _new_game(self) -> State:
-        state = self.game.new_state(seed=int(self.rng.integers(2**31)))
-        self._skip_chance(state)
-        return state
-
-    def _skip_chance(self, state: State) -> None:
-        while state.current_player == CHANCE:
-            state.apply(sample_chance(state, self.rng))
+        return self.game.new_state(seed=int(self.rng.integers(2**31)))
 
     def step(self) -> list[dict[str, np.ndarray]]:
-        """One decision in every game; returns the samples of the games that ended."""
+        """One searched decision in every game; returns the samples of the games that ended.
+
+        Chance outcomes and moves without an alternative are played without a search (and leave no sample)."""
+        finished = [f for slot in range(len(self.states)) for f in self._settle(slot)]
         views = [SeatView(state, state.current_player) for state in self.states]
         results = self.mcts.search_many(views, self.rng, add_noise=True)
-        finished = []
         for slot, (view, result) in enumerate(zip(views, results)):
             state, trajectory = self.states[slot], self.trajectories[slot]
             visits = np.asarray(result.visits, np.float64) * view.legal_mask
@@ -67,14 +63,29 @@ class SelfPlay:
             trajectory.player.append(view.seat)
             trajectory.root_value.append(np.asarray(result.value, np.float32))
             state.apply(self._choose(policy, view.legal_actions, len(trajectory.player)))
-            self._skip_chance(state)
             self.moves += 1
-            if state.is_terminal():
-                finished.append(self._samples(trajectory, state.returns()))
-                self.games_finished += 1
-                self.states[slot] = self._new_game()
-                self.trajectories[slot] = _Trajectory()
+            finished.extend(self._settle(slot))
         return finished
+
+    def _settle(self, slot: int) -> list[dict[str, np.ndarray]]:
+        """Play chance and forced moves in game ``slot`` until a seat has a choice; a game that ends is replaced by
+        a new one and its samples are returned."""
+        finished = []
+        state = self.states[slot]
+        while True:
+            if state.is_terminal():
+                if self.trajectories[slot].player:
+                    finished.append(self._samples(self.trajectories[slot], state.returns()))
+                self.games_finished += 1
+                state = self.states[slot] = self._new_game()
+                self.trajectories[slot] = _Trajectory()
+            elif state.current_player == CHANCE:
+                state.apply(sample_chance(state, self.rng))
+            else:
+                legal = state.legal_actions()
+                if len(legal) > 1:
+                    return finished
+                state.apply(int(legal[0]))
 
     def _choose(self, policy: np.ndarray, legal_actions: np.ndarray, move_number: int) -> int:
         if self.config.random_move_share and self.rng.random() < self.config.random_move_share:
@@ -110,7 +121,8 @@ class SelfPlayWorker:
         self.game = make(config.game, **config.game_options)
         self.net = build_network(NetworkSpec.from_dict(payload["network"]))
         rng = np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)])
-        self.selfplay = SelfPlay(self.game, NetworkEvaluator(self.net), config.selfplay, rng)
+        self.selfplay = SelfPlay(self.game, NetworkEvaluator(self.net, precision=config.selfplay.precision),
+                                 config.selfplay, rng)
 
     @property
     def games_finished(self) -> int:

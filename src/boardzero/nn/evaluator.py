@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 from boardzero.core.api import State
+from boardzero.nn.precision import autocast, resolve
 
 
 def rotate_to_absolute(relative: np.ndarray, players: np.ndarray) -> np.ndarray:
@@ -35,8 +36,9 @@ class NetworkEvaluator:
     moves) and values in absolute seat order.
     """
 
-    def __init__(self, net: nn.Module, *, max_batch: int = 1024):
+    def __init__(self, net: nn.Module, *, max_batch: int = 1024, precision: str = "float32"):
         self.net = net.eval()
+        self.precision = resolve(precision)
         self.spec = net.spec
         self.key = self.spec.observation_key
         self.max_batch = max_batch
@@ -48,10 +50,11 @@ class NetworkEvaluator:
         """priors float32[B, A] and seat-relative values float32[B, P] for observations and legal masks."""
         priors, values = [], []
         for start in range(0, len(obs), self.max_batch):
-            logits, value = self.net(torch.from_numpy(np.ascontiguousarray(obs[start:start + self.max_batch])),
-                                     torch.from_numpy(np.ascontiguousarray(masks[start:start + self.max_batch])))
-            priors.append(torch.softmax(logits, dim=1).numpy())
-            values.append(value.numpy())
+            with autocast(self.precision):
+                logits, value = self.net(torch.from_numpy(np.ascontiguousarray(obs[start:start + self.max_batch])),
+                                         torch.from_numpy(np.ascontiguousarray(masks[start:start + self.max_batch])))
+            priors.append(torch.softmax(logits.float(), dim=1).numpy())
+            values.append(value.float().numpy())
             self.calls += 1
         self.positions += len(obs)
         priors_all = np.concatenate(priors).astype(np.float32, copy=False)
