@@ -41,7 +41,8 @@ class SelfPlay:
         self.states: list[State] = [self._new_game() for _ in range(config.games_per_actor)]
         self.trajectories = [_Trajectory() for _ in self.states]
         self.games_finished = 0
-        self.moves = 0
+        self.moves = 0  # searched decisions
+        self.plies = 0  # every applied id: searched, forced and chance
 
     def _new_game(self) -> State:
         return self.game.new_state(seed=int(self.rng.integers(2**31)))
@@ -64,6 +65,7 @@ class SelfPlay:
             trajectory.root_value.append(np.asarray(result.value, np.float32))
             state.apply(self._choose(policy, view.legal_actions, len(trajectory.player)))
             self.moves += 1
+            self.plies += 1
             finished.extend(self._settle(slot))
         return finished
 
@@ -81,11 +83,13 @@ class SelfPlay:
                 self.trajectories[slot] = _Trajectory()
             elif state.current_player == CHANCE:
                 state.apply(sample_chance(state, self.rng))
+                self.plies += 1
             else:
                 legal = state.legal_actions()
                 if len(legal) > 1:
                     return finished
                 state.apply(int(legal[0]))
+                self.plies += 1
 
     def _choose(self, policy: np.ndarray, legal_actions: np.ndarray, move_number: int) -> int:
         if self.config.random_move_share and self.rng.random() < self.config.random_move_share:
