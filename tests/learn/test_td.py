@@ -36,6 +36,8 @@ def test_lambda_returns_by_hand():
     assert np.allclose(lambda_returns(values, greedy, explored, final, lam), expected)
     assert np.allclose(lambda_returns(values, greedy, np.zeros(4, bool), final, 1.0), [final] * 4)
     assert np.allclose(lambda_returns(values, greedy, np.zeros(4, bool), final, 0.0)[:3], values[1:])
+    discounted = lambda_returns(values, greedy, np.zeros(4, bool), final, 1.0, gamma=0.9)
+    assert np.allclose(discounted, [0.9 ** 3 * final, 0.9 ** 2 * final, 0.9 * final, final])
 
 
 def test_segment_argmax_takes_the_first_best_of_each_segment():

@@ -126,6 +126,8 @@ class EvalConfig:
 class TDConfig:
     lam: float = doc(0.7, "lambda of the lambda-returns: 0 learns from the next prediction only, 1 from the final "
                           "outcome only", check="fraction")
+    gamma: float = doc(1.0, "discount per recorded decision (below 1: a win sooner is worth more than a win later)",
+                       check="fraction")
     explore: float = doc(0.001, "share of moves played uniformly at random; the lambda-return stops at such a move "
                                 "(it bootstraps from the best move's value there)", check="fraction")
     huber_delta: float = doc(1.0, "Huber loss: quadratic below this error, linear above", check="positive")

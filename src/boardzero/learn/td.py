@@ -14,10 +14,11 @@ Targets: the positions x_0 .. x_{T-1} a game went through (after each chosen
 move), with predictions V_t (one value per seat, absolute order) and final
 returns z, get the lambda-returns
 
-    G_{T-1} = z,    G_t = (1 - lambda) V_{t+1} + lambda G_{t+1},
+    G_{T-1} = z,    G_t = gamma ((1 - lambda) V_{t+1} + lambda G_{t+1}),
 
 except that after an exploring move at t+1 the return stops there:
-G_t = the value of the best move at t+1 (what the mover would have played).
+G_t = gamma times the value of the best move at t+1 (what the mover would have played).
+A discount ``td.gamma`` below 1 makes a win sooner worth more than a win later.
 The learner fits the network to them with a Huber loss, gradient clipping and
 AdamW, from a replay buffer of recent samples. The predictions in the targets
 are those made during play (by weights at most one publication old).
@@ -39,17 +40,18 @@ from boardzero.nn.precision import autocast, resolve
 
 
 def lambda_returns(values: np.ndarray, greedy: np.ndarray, explored: np.ndarray, final: np.ndarray,
-                   lam: float) -> np.ndarray:
+                   lam: float, gamma: float = 1.0) -> np.ndarray:
     """Targets for positions 0..T-1 from their predictions ``values`` [T, P], the best move's value at each
-    decision ``greedy`` [T, P], which moves explored ``explored`` [T] and the final returns ``final`` [P]."""
+    decision ``greedy`` [T, P], which moves explored ``explored`` [T] and the final returns ``final`` [P];
+    ``gamma`` discounts each step from one position to the next."""
     targets = np.empty_like(values, dtype=np.float64)
     after = np.asarray(final, np.float64)
     for t in range(len(values) - 1, -1, -1):
         targets[t] = after
         if explored[t]:
-            after = greedy[t]
+            after = gamma * greedy[t]
         else:
-            after = (1.0 - lam) * values[t] + lam * after
+            after = gamma * ((1.0 - lam) * values[t] + lam * after)
     return targets
 
 
@@ -150,7 +152,7 @@ class TDWorker:
         if not game.obs:
             return None
         targets = lambda_returns(np.asarray(game.value), np.asarray(game.greedy), np.asarray(game.explored),
-                                 returns, self.config.lam)
+                                 returns, self.config.lam, self.config.gamma)
         seats = np.asarray(game.seat, np.int64)
         return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}
 
