@@ -169,7 +169,7 @@ class Trainer:
         if meta.get("trainer", "alphazero") != self.method.name:
             raise ConfigError("method", f"{latest} was made by the {meta.get('trainer')} trainer, not "
                                         f"{self.method.name}")
-        if meta.get("network") != self.method.spec.to_dict():
+        if NetworkSpec.from_dict(meta.get("network", {})) != self.method.spec:
             raise CheckpointError(f"{latest}: checkpoint network {meta.get('network')} differs from the "
                                          f"configured network {self.method.spec.to_dict()}; use a new --run directory "
                                          "or the checkpoint's [network] settings")
