@@ -1,4 +1,5 @@
-"""Search and solver speed: rollout MCTS per move, batched PUCT tree overhead, Connect 4 solver by ply."""
+"""Search and solver speed: rollout MCTS per move, batched PUCT tree overhead, Connect 4 solver by ply, and
+Catan search with a network: simulations per CPU second, split into network time and tree-plus-engine time."""
 
 from __future__ import annotations
 
@@ -65,6 +66,64 @@ def bench_solver(game, rng, plies, per_ply):
     return out
 
 
+def catan_positions(game, count, rng):
+    """Decision positions with a choice, from random play of ``game``."""
+    from boardzero.core.api import CHANCE, sample_chance
+
+    positions = []
+    while len(positions) < count:
+        state = game.new_state(seed=int(rng.integers(2**31)))
+        for _ in range(int(rng.integers(20, 300))):
+            if state.is_terminal():
+                break
+            if state.current_player == CHANCE:
+                state.apply(sample_chance(state, rng))
+            else:
+                state.apply(int(rng.choice(state.legal_actions())))
+        while state.current_player == CHANCE:
+            state.apply(sample_chance(state, rng))
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            positions.append(state)
+    return positions
+
+
+class _TimedEvaluator:
+    """Wraps an evaluator and adds up the CPU time spent inside it (observations, network call, priors)."""
+
+    def __init__(self, inner):
+        self.inner, self.cpu = inner, 0.0
+
+    def evaluate(self, states):
+        began = time.process_time()
+        out = self.inner.evaluate(states)
+        self.cpu += time.process_time() - began
+        return out
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def bench_catan_network_search(players, games, sims, precision):
+    """Batched PUCT over ``games`` Catan positions (hidden cards resampled per simulation) with an untrained
+    residual MLP 256 x 4 at the leaves, one thread."""
+    import torch
+
+    from boardzero.nn import NetworkEvaluator, build_network, spec_for_game
+
+    torch.set_num_threads(1)
+    game = make("catan", players=players)
+    net = build_network(spec_for_game(game, "mlp", hidden=256, blocks=4))
+    evaluator = _TimedEvaluator(NetworkEvaluator(net, precision=precision))
+    mcts = MCTS(game, evaluator, MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False))
+    views = [SeatView(s, s.current_player) for s in catan_positions(game, games, np.random.default_rng(2))]
+    mcts.search_many(views[:2], np.random.default_rng(0))  # compile and warm up
+    evaluator.cpu = 0.0
+    wall, cpu = timed(lambda: mcts.search_many(views, np.random.default_rng(0), add_noise=True))
+    return {"players": players, "games": games, "sims": sims, "precision": precision,
+            "sims_per_cpu_s": games * sims / cpu, "network_share": evaluator.cpu / cpu,
+            "tree_and_engine_share": 1 - evaluator.cpu / cpu}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true")
@@ -77,6 +136,8 @@ def main():
         "rollout_mcts_connect4": bench_rollout_mcts(game, positions, 400),
         "batched_puct_connect4": bench_batched_puct(game, positions[:16], 200),
         "connect4_solver_move_values_by_ply": bench_solver(game, rng, (10, 14, 18, 24), 5),
+        "catan_network_search": [bench_catan_network_search(2, 16, 64, precision)
+                                 for precision in ("float32", "auto")],
     }
     if args.json:
         print(json.dumps(result))
@@ -90,6 +151,10 @@ def main():
     for ply, s in result["connect4_solver_move_values_by_ply"].items():
         print(f"connect4 solver, all 7 move values at ply {ply}: mean {s['cpu_s_mean']:.3f} s, "
               f"max {s['cpu_s_max']:.3f} s CPU ({s['positions']} random positions)")
+    for c in result["catan_network_search"]:
+        print(f"catan {c['players']}p PUCT with a 256x4 MLP ({c['precision']}), {c['games']} games x {c['sims']} sims: "
+              f"{c['sims_per_cpu_s']:.0f} sims per CPU second; network {100 * c['network_share']:.0f} %, "
+              f"tree and engine {100 * c['tree_and_engine_share']:.0f} %")
 
 
 if __name__ == "__main__":
