@@ -13,6 +13,11 @@ to. The plan stops where the seat no longer decides: at a chance node (a roll,
 a card draw, a steal), at another seat's decision, or at the end of the game;
 those positions are valued by the network. So a trade that only pays off with
 the build after it is seen, where one step would see only cards lost.
+
+With ``sims`` > 0 it searches instead (PUCT over the Game API, ``search/``):
+uniform priors, the network's value vector at the leaves, chance nodes by
+their probabilities, the other seats' replies by max^n, and every simulation
+from a state drawn by ``view.sample_state``.
 """
 
 from __future__ import annotations
@@ -30,14 +35,21 @@ from boardzero.nn.precision import resolve
 
 
 class TDAgent(Agent):
-    def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, precision: str = "auto"):
-        if depth < 1:
-            raise ConfigError("agent td.depth", f"must be >= 1, got {depth}")
-        if width < 1:
-            raise ConfigError("agent td.width", f"must be >= 1, got {width}")
+    def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
+                 c_puct: float = 1.5, precision: str = "auto"):
+        for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0)):
+            if value < least:
+                raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
+        self.search = None
+        if sims:
+            from boardzero.nn.evaluator import ValueEvaluator
+            from boardzero.search import MCTS, MCTSConfig
+
+            self.search = MCTS(game, ValueEvaluator(net, precision=self.precision),
+                               MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False))
 
     def _values(self, after: Afterstates, seat: int) -> np.ndarray:
         from boardzero.learn.td import afterstate_values
@@ -84,6 +96,8 @@ class TDAgent(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return int(legal[0])
+        if self.search is not None:
+            return int(self.search.search(view, rng).best_action())
         actions, best, _ = self.plan(view, rng)
         return int(actions[int(np.argmax(best))])
 
@@ -96,9 +110,12 @@ class TDAgent(Agent):
         return Advice(moves, absolute)
 
 
-def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8) -> Agent:
-    """``td:<checkpoint>[,depth=D][,width=W]``: a TD(lambda) value network choosing the move it values most
-    (``depth`` > 1: planning the rest of its own turn, ``width`` positions kept per step)."""
+def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5) -> Agent:
+    """``td:<checkpoint>[,depth=D][,width=W][,sims=N]``: a TD(lambda) value network choosing the move it values
+    most (``depth`` > 1: planning the rest of its own turn, ``width`` positions kept per step; ``sims`` > 0:
+    PUCT search with uniform priors and the network's values at the leaves, over chance and the other seats'
+    replies, each simulation from a state drawn to fit what the seat knows)."""
     from boardzero.agents.az import load_for_play
 
-    return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width)
+    return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
+                   c_puct=c_puct)

@@ -70,3 +70,26 @@ class NetworkEvaluator:
         masks = np.stack([s.legal_mask() for s in states])
         priors, relative = self.predict(obs, masks)
         return priors, rotate_to_absolute(relative, players)
+
+
+class ValueEvaluator:
+    """The search ``Evaluator`` for a value-only network (TD): uniform priors over the legal moves and the
+    network's value vector of each state, observed by its player to move (absolute seat order)."""
+
+    def __init__(self, net: nn.Module, *, precision: str = "float32"):
+        self.net = net.eval()
+        self.spec = net.spec
+        self.key = self.spec.observation_key
+        self.precision = resolve(precision)
+
+    @torch.no_grad()
+    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        from boardzero.search.evaluator import uniform_priors
+
+        if len(states) == 0:
+            return (np.zeros((0, self.spec.num_actions), np.float32), np.zeros((0, self.spec.num_players), np.float32))
+        players = np.fromiter((s.current_player for s in states), dtype=np.int64, count=len(states))
+        obs = np.stack([s.observe(int(p))[self.key] for s, p in zip(states, players)]).astype(np.float32, copy=False)
+        with autocast(self.precision):
+            relative = self.net.values(torch.from_numpy(obs)).float().numpy()
+        return uniform_priors(states, self.spec.num_actions), rotate_to_absolute(relative, players)
