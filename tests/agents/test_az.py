@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from boardzero.agents.az import AZAgent, PolicyAgent, MODELS_DIR
+from boardzero.agents.az import AZAgent, PolicyAgent
+from boardzero.agents.best import MODELS_DIR
 from boardzero.agents.registry import make_agent
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
@@ -56,8 +57,8 @@ def test_best_uses_the_shipped_model(game_name):
 
 
 def test_best_without_a_shipped_model(monkeypatch, tmp_path):
-    import boardzero.agents.az as az_module
+    import boardzero.agents.best as best_module
 
-    monkeypatch.setattr(az_module, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
     with pytest.raises(ConfigError, match="no shipped model for tictactoe"):
         make_agent("best", make("tictactoe"))

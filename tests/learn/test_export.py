@@ -6,16 +6,16 @@ from boardzero.nn import build_network, load_network, save_network, spec_for_gam
 
 
 def test_export_writes_a_shipped_model(tmp_path, monkeypatch):
-    import boardzero.agents.az as az_module
+    import boardzero.agents.best as best_module
 
     game = make("tictactoe")
     net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
     run = tmp_path / "run"
     save_network(run / "checkpoints" / "step_00000004", net, {"game": "tictactoe", "game_options": {}, "step": 4})
-    path = export_model(run, sims=12, out_dir=tmp_path / "models" / "tictactoe")
+    path = export_model(run, play={"sims": 12}, out_dir=tmp_path / "models" / "tictactoe")
     assert path.name == "model.json" and path.with_suffix(".safetensors").is_file()
     _, meta = load_network(path, game=game)
     assert meta["play"]["sims"] == 12 and meta["step"] == 4
-    monkeypatch.setattr(az_module, "MODELS_DIR", tmp_path / "models")
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path / "models")
     assert isinstance(make_agent("best", game), AZAgent) and make_agent("best", game).sims == 12
     assert isinstance(make_agent("best:greedy", game), PolicyAgent)

@@ -4,8 +4,6 @@
   network's policy alone with ``greedy`` (or ``sims=0``);
 - ``policy:<checkpoint>`` — the network's policy alone, most probable move
   (``temperature=`` > 0 samples instead);
-- ``best`` — the game's shipped model (``src/boardzero/models/<game>/``) with
-  the search settings stored beside it; ``best:greedy`` — its policy alone.
 
 ``<checkpoint>`` is a run directory (its newest checkpoint), a checkpoints
 directory, or a checkpoint's ``.json`` / ``.safetensors`` file.
@@ -26,9 +24,6 @@ from boardzero.core.view import SeatView
 from boardzero.nn.checkpoint import load_network
 from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_absolute
 from boardzero.search import MCTS, MCTSConfig
-
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-
 
 def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, dirichlet_alpha: float = 0.3,
                 dirichlet_fraction: float = 0.25, batch_size: int = 8, solver: bool = True) -> MCTS:
@@ -133,26 +128,3 @@ def ppo(game: Game, path: str = "", *, greedy: bool = False) -> Agent:
     """``ppo:<checkpoint>[,greedy]``: a PPO-trained policy, sampled as it was trained (``greedy``: the most
     probable move)."""
     return PolicyAgent(game, load_for_play(game, path, trainers=("ppo",)), temperature=0.0 if greedy else 1.0)
-
-
-def shipped_model(game: Game) -> Path:
-    path = MODELS_DIR / game.name / "model.json"
-    if not path.is_file():
-        shipped = sorted(p.name for p in MODELS_DIR.iterdir() if (p / "model.json").is_file()) if MODELS_DIR.is_dir() else []
-        raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
-    return path
-
-
-def best(game: Game, *, greedy: bool = False, sims: int = 0, batch: int = 0, solver: bool = True) -> Agent:
-    """``best`` = the shipped model with its stored search settings (about a second per move);
-    ``best:greedy`` = its policy alone; ``best:sims=N`` overrides the simulations; ``solver=false``
-    turns off proving wins and losses in the search."""
-    path = shipped_model(game)
-    try:
-        net, meta = load_network(path, game=game)
-    except CheckpointError as exc:
-        raise ConfigError("agent best", str(exc)) from None
-    play = meta.get("play", {})
-    return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
-                         c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
-                         solver=solver)

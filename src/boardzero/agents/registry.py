@@ -28,7 +28,7 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "heuristic": "boardzero.agents.catan_bots:HeuristicAgent",
     "az": "boardzero.agents.az:az",
     "policy": "boardzero.agents.az:policy",
-    "best": "boardzero.agents.az:best",
+    "best": "boardzero.agents.best:best",
     "solver": "boardzero.agents.solver:SolverAgent",
     "td": "boardzero.agents.td:td",
     "ppo": "boardzero.agents.az:ppo",

@@ -1,9 +1,11 @@
-"""Ship a trained network as a game's default model: ``src/boardzero/models/<game>/model.{safetensors,json}``.
+"""Ship a trained network as a game's default model: ``src/boardzero/models/<game>/<name>.{safetensors,json}``.
 
     python -m boardzero.learn.export runs/c4 --sims 400
+    python -m boardzero.learn.export runs/catan_td --latest --name model-2p --play depth=3 --play fast.depth=1
 
-copies the run's best (or newest) network with the search settings that ``best``
-uses, and the run's step, ratings and config for the record.
+copies the run's best (or newest) network with the settings that ``best`` plays
+it with (``--sims`` for AlphaZero models, ``--play KEY=VALUE`` for any, ``fast.``
+keys for ``best:fast``), and the run's step, ratings and config for the record.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from boardzero.agents.az import MODELS_DIR
+from boardzero.agents.best import MODELS_DIR
 from boardzero.nn.checkpoint import load_network, resolve_checkpoint, save_network
 
 
-def export_model(checkpoint: str | Path, *, sims: int, c_puct: float = 1.5, latest: bool = False,
-                 out_dir: Path | None = None, notes: dict[str, Any] | None = None) -> Path:
-    """Write ``model.safetensors`` + ``model.json`` for the checkpoint's game; returns the JSON path.
+def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool = False, out_dir: Path | None = None,
+                 name: str = "model", notes: dict[str, Any] | None = None) -> Path:
+    """Write ``<name>.safetensors`` + ``<name>.json`` for the checkpoint's game; returns the JSON path.
 
     A run directory gives its best network (``checkpoints/best.json``) unless ``latest``.
     """
@@ -30,22 +32,52 @@ def export_model(checkpoint: str | Path, *, sims: int, c_puct: float = 1.5, late
     out_dir = Path(out_dir) if out_dir is not None else MODELS_DIR / meta["game"]
     keep = {k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer")
             if k in meta}
-    keep["play"] = {"sims": sims, "c_puct": c_puct}
+    keep["play"] = play
     keep["source"] = str(source)
     if notes:
         keep["notes"] = notes
-    return save_network(out_dir / "model", net, keep)
+    return save_network(out_dir / name, net, keep)
+
+
+def parse_play(pairs: list[str]) -> dict[str, Any]:
+    """``["depth=3", "fast.depth=1"]`` -> ``{"depth": 3, "fast": {"depth": 1}}`` (numbers where they parse)."""
+    play: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--play expects KEY=VALUE, got {pair!r}")
+        try:
+            parsed: Any = int(value)
+        except ValueError:
+            try:
+                parsed = float(value)
+            except ValueError:
+                parsed = value
+        target = play
+        *parents, leaf = key.split(".")
+        for parent in parents:
+            target = target.setdefault(parent, {})
+        target[leaf] = parsed
+    return play
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint", help="run directory or checkpoint .json")
-    parser.add_argument("--sims", type=int, required=True, help="simulations per move of the `best` agent")
-    parser.add_argument("--c-puct", type=float, default=1.5)
+    parser.add_argument("--sims", type=int, default=None, help="simulations per move (AlphaZero models)")
+    parser.add_argument("--c-puct", type=float, default=None)
+    parser.add_argument("--play", action="append", default=[], metavar="KEY=VALUE",
+                        help="a play setting stored for `best` (fast.KEY for `best:fast`); repeatable")
     parser.add_argument("--latest", action="store_true", help="ship the newest checkpoint, not the run's best")
+    parser.add_argument("--name", default="model", help="file name without extension (default: model)")
     parser.add_argument("--out", type=Path, default=None, help="directory (default: the package's models/<game>)")
     args = parser.parse_args()
-    path = export_model(args.checkpoint, sims=args.sims, c_puct=args.c_puct, latest=args.latest, out_dir=args.out)
+    play = parse_play(args.play)
+    if args.sims is not None:
+        play["sims"] = args.sims
+    if args.c_puct is not None:
+        play["c_puct"] = args.c_puct
+    path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name)
     print(f"wrote {path} and {path.with_suffix('.safetensors')}")
 
 

@@ -1,0 +1,63 @@
+"""``best``: the game's shipped model (``src/boardzero/models/<game>/*.json``) played as its trainer's agent
+with the settings stored beside it.
+
+A game may ship several models (Catan: one per player count); ``best`` takes
+the first, by file name, whose model options fit the game. Its metadata says
+which method made it (``trainer``) and how it plays (``play``: e.g.
+``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` for a TD value
+network, and ``"fast"``: lighter settings for ``best:fast``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from boardzero.agents.base import Agent
+from boardzero.core.api import Game
+from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.nn.checkpoint import check_game, load_network, read_metadata
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+def shipped_model(game: Game) -> Path:
+    """The metadata JSON of the first shipped model of ``game`` that fits its options."""
+    folder = MODELS_DIR / game.name
+    candidates = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    reasons = []
+    for path in candidates:
+        try:
+            check_game(read_metadata(path), game, path)
+            return path
+        except CheckpointError as exc:
+            reasons.append(str(exc).split(": ", 1)[-1])
+    if candidates:
+        raise ConfigError("agent best", f"no shipped model of {game.name} fits {game!r}: " + "; ".join(reasons))
+    shipped = sorted(p.name for p in MODELS_DIR.iterdir() if any(p.glob("*.json"))) if MODELS_DIR.is_dir() else []
+    raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
+
+
+def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, batch: int = 0,
+         solver: bool = True) -> Agent:
+    """``best`` = the shipped model with its stored settings (about a second per move); ``best:fast`` = its
+    lighter settings; ``best:greedy`` = the network alone (no search or planning); ``best:sims=N`` overrides the
+    simulations of a searching model; ``solver=false`` turns off proving wins and losses (AlphaZero models)."""
+    from boardzero.agents.az import network_agent
+    from boardzero.agents.td import TDAgent
+
+    path = shipped_model(game)
+    try:
+        net, meta = load_network(path, game=game)
+    except CheckpointError as exc:
+        raise ConfigError("agent best", str(exc)) from None
+    play: dict[str, Any] = dict(meta.get("play", {}))
+    if fast:
+        play.update(play.get("fast", {}))
+    if meta.get("trainer", "alphazero") == "td":
+        depth = 1 if greedy else int(play.get("depth", 1))
+        return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
+                       sims=0 if greedy else sims or int(play.get("sims", 0)))
+    return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
+                         c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
+                         solver=solver)
