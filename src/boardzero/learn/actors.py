@@ -29,6 +29,37 @@ class Worker(Protocol):
         """Advance the actor's games; return the samples ready to send (dicts of arrays with the same keys)."""
 
 
+class BatchedWorker:
+    """What a worker over a batch of games with one network needs: the validated config, the game, the network
+    (rebuilt from its spec), a generator and the batched games seeded from the actor's id and the run's start
+    count, and ``load_weights`` for published weights. TD and PPO workers build on it."""
+
+    def __init__(self, actor_id: int, payload: dict[str, Any]):
+        from boardzero.core.registry import make
+        from boardzero.learn.config import config_from_dict
+        from boardzero.nn.nets import NetworkSpec, build_network
+        from boardzero.nn.precision import resolve
+
+        config = self.run_config = config_from_dict(payload["config"])
+        self.precision = resolve(config.selfplay.precision)
+        self.game = make(config.game, **config.game_options)
+        self.spec = NetworkSpec.from_dict(payload["network"])
+        self.net = build_network(self.spec).eval()
+        seed = int(np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)])
+                   .integers(2**31))
+        self.rng = np.random.default_rng(seed)
+        self.env = self.game.batched(config.selfplay.games_per_actor, seed=seed,
+                                     observation_key=self.spec.observation_key)
+        self.env.reset()
+        self.games_finished = 0
+
+    def load_weights(self, version: int, weights: dict[str, np.ndarray]) -> None:
+        from boardzero.nn.checkpoint import load_state
+
+        load_state(self.net, weights, f"weights version {version}")
+        self.net.eval()
+
+
 class ActorPool:
     """``count`` spawned processes running ``actor_main(method, ...)``."""
 

@@ -17,8 +17,7 @@ import torch.nn.functional as F
 
 from boardzero.learn.augment import augment
 from boardzero.learn.evaluation import elo_difference, evaluate, against_opponents
-from boardzero.learn.replay import ReplayBuffer
-from boardzero.learn.runtime import Method
+from boardzero.learn.runtime import ReplayMethod
 from boardzero.nn.checkpoint import load_network, save_network
 
 
@@ -33,22 +32,19 @@ def policy_value_loss(net, batch: dict[str, torch.Tensor], value_weight: float) 
                   "losses/entropy": entropy.item(), "losses/total": loss.item()}
 
 
-class AlphaZero(Method):
+class AlphaZero(ReplayMethod):
     name = "alphazero"
     agent = "az"
-    large_extras = ("replay",)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        spec, train = self.spec, self.config.train
-        self.replay = ReplayBuffer(train.replay_size, {"obs": (spec.input_shape, np.float32),
-                                                       "mask": ((spec.num_actions,), np.bool_),
-                                                       "policy": ((spec.num_actions,), np.float32),
-                                                       "value": ((spec.num_players,), np.float32)})
-        self.symmetries = self.game.symmetries() if train.symmetries else []
-        self.trained = 0  # samples trained on by this process
-        self.generated = 0  # samples received by this process
+        self.symmetries = self.game.symmetries() if self.config.train.symmetries else []
         self.ratings: dict[str, Any] = {"elo": 0.0, "best_step": None, "best_elo": 0.0}
+
+    def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:
+        spec = self.spec
+        return {"obs": (spec.input_shape, np.float32), "mask": ((spec.num_actions,), np.bool_),
+                "policy": ((spec.num_actions,), np.float32), "value": ((spec.num_players,), np.float32)}
 
     @classmethod
     def worker(cls, actor_id: int, payload: dict[str, Any]):
@@ -57,16 +53,6 @@ class AlphaZero(Method):
         return SelfPlayWorker(actor_id, payload)
 
     # ---- learner -----------------------------------------------------------------------------
-    def ingest(self, version: int, samples: dict[str, np.ndarray]) -> int:
-        self.replay.add(samples)
-        self.generated += len(samples["obs"])
-        return len(samples["obs"])
-
-    def ready(self) -> bool:
-        train = self.config.train
-        return (len(self.replay) >= max(train.min_replay, train.batch_size)
-                and self.trained + train.batch_size <= train.sample_reuse * max(self.generated, 1))
-
     def update(self) -> dict[str, float]:
         self.net.train()
         sample = self.replay.sample(self.config.train.batch_size, self.rng)
@@ -110,20 +96,9 @@ class AlphaZero(Method):
     def metadata(self) -> dict[str, Any]:
         return {"ratings": self.ratings}
 
-    def extras(self) -> dict[str, dict[str, np.ndarray]]:
-        if not self.config.train.save_replay or len(self.replay) == 0:
-            return {}
-        return {"replay": self.replay.state_arrays()}
-
     def restore(self, json_path: Path, meta: dict[str, Any]) -> None:
-        from boardzero.nn.checkpoint import read_extra
-
+        super().restore(json_path, meta)
         self.ratings = meta.get("ratings", self.ratings)
-        if self.config.train.save_replay:
-            arrays = read_extra(json_path, meta, "replay")
-            if arrays is not None:
-                self.replay.load_arrays(arrays, json_path)
-        self.console.log(f"replay buffer: {len(self.replay)} samples")
 
 
 def train(config, run_dir, **kwargs) -> dict[str, Any]:

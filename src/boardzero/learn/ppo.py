@@ -28,9 +28,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from boardzero.learn.actors import BatchedWorker
 from boardzero.learn.bank import Bank, admits, draw_opponent
 from boardzero.learn.runtime import Method
-from boardzero.nn.precision import autocast, resolve
+from boardzero.nn.precision import autocast
 
 
 def gae(values: np.ndarray, final_reward: float, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -63,35 +64,18 @@ class _Game:
         self.obs, self.mask, self.action, self.logp, self.value = [], [], [], [], []
 
 
-class PPOWorker:
+class PPOWorker(BatchedWorker):
     """An actor's games against the bank: the learner's network at one seat, a bank member at the others."""
 
     def __init__(self, actor_id: int, payload: dict[str, Any]):
-        from boardzero.core.registry import make
-        from boardzero.learn.config import config_from_dict
-        from boardzero.nn.nets import NetworkSpec, build_network
-
-        config = config_from_dict(payload["config"])
-        self.config = config.ppo
-        self.precision = resolve(config.selfplay.precision)
-        self.game = make(config.game, **config.game_options)
-        self.spec = NetworkSpec.from_dict(payload["network"])
-        self.net = build_network(self.spec).eval()
-        seed = int(np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)]).integers(2**31))
-        self.rng = np.random.default_rng(seed)
-        self.env = self.game.batched(config.selfplay.games_per_actor, seed=seed,
-                                     observation_key=self.spec.observation_key)
-        self.env.reset()
+        super().__init__(actor_id, payload)
+        self.config = self.run_config.ppo
         self.bank: dict[str, Any] = {"version": -1}
         self.opponents: dict[str, torch.nn.Module] = {}
         self.games: list[_Game] = []
-        self.games_finished = 0
 
     def load(self, version: int, payload: dict[str, Any]) -> None:
-        from boardzero.nn.checkpoint import load_state
-
-        load_state(self.net, payload["weights"], f"weights version {version}")
-        self.net.eval()
+        self.load_weights(version, payload["weights"])
         if payload["bank"]["version"] != self.bank["version"]:
             self.bank = payload["bank"]
             self.opponents = {p: net for p, net in self.opponents.items() if p in self.bank["members"]}

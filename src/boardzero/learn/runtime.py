@@ -33,6 +33,7 @@ from boardzero.core.registry import make, resolve
 from boardzero.learn.actors import ActorPool, Worker
 from boardzero.learn.config import Config
 from boardzero.learn.metrics import MetricsLog
+from boardzero.learn.replay import ReplayBuffer
 from boardzero.learn.rundir import RunDir
 from boardzero.nn.checkpoint import check_game, load_optimizer, optimizer_tensors, read_extra, read_metadata, \
     save_network, load_state, read_tensors
@@ -134,6 +135,47 @@ class Method(abc.ABC):
             metrics["losses/grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.net.parameters(),
                                                                               self.config.train.grad_clip))
         self.optimizer.step()
+
+
+class ReplayMethod(Method):
+    """A method that learns from a ring buffer of samples (``replay_fields``): it trains at most
+    ``train.sample_reuse`` samples per sample generated and stores the buffer with its checkpoints when
+    ``train.save_replay`` (only the newest checkpoint keeps it)."""
+
+    large_extras = ("replay",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.replay = ReplayBuffer(self.config.train.replay_size, self.replay_fields())
+        self.trained = 0  # samples trained on by this process
+        self.generated = 0  # samples received by this process
+
+    @abc.abstractmethod
+    def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:
+        """{name: (shape, dtype)} of a sample."""
+
+    def ingest(self, version: int, samples: dict[str, np.ndarray]) -> int:
+        count = len(next(iter(samples.values())))
+        self.replay.add(samples)
+        self.generated += count
+        return count
+
+    def ready(self) -> bool:
+        train = self.config.train
+        return (len(self.replay) >= max(train.min_replay, train.batch_size)
+                and self.trained + train.batch_size <= train.sample_reuse * max(self.generated, 1))
+
+    def extras(self) -> dict[str, dict[str, np.ndarray]]:
+        if not self.config.train.save_replay or len(self.replay) == 0:
+            return {}
+        return {"replay": self.replay.state_arrays()}
+
+    def restore(self, json_path: Path, meta: dict[str, Any]) -> None:
+        if self.config.train.save_replay:
+            arrays = read_extra(json_path, meta, "replay")
+            if arrays is not None:
+                self.replay.load_arrays(arrays, json_path)
+            self.console.log(f"replay buffer: {len(self.replay)} samples")
 
 
 class Trainer:

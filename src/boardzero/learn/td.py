@@ -33,10 +33,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from boardzero.learn.replay import ReplayBuffer
-from boardzero.learn.runtime import Method
+from boardzero.learn.actors import BatchedWorker
+from boardzero.learn.runtime import ReplayMethod
 from boardzero.nn.evaluator import rotate_to_absolute, rotate_to_relative
-from boardzero.nn.precision import autocast, resolve
+from boardzero.nn.precision import autocast
 
 
 def lambda_returns(values: np.ndarray, greedy: np.ndarray, explored: np.ndarray, final: np.ndarray,
@@ -85,32 +85,16 @@ class _Game:
         self.obs, self.seat, self.value, self.greedy, self.explored = [], [], [], [], []
 
 
-class TDWorker:
+class TDWorker(BatchedWorker):
     """An actor's TD self-play: ``games_per_actor`` games stepped together, one network call per step."""
 
     def __init__(self, actor_id: int, payload: dict[str, Any]):
-        from boardzero.core.registry import make
-        from boardzero.learn.config import config_from_dict
-        from boardzero.nn.nets import NetworkSpec, build_network
-
-        config = config_from_dict(payload["config"])
-        self.config = config.td
-        self.precision = resolve(config.selfplay.precision)
-        self.game = make(config.game, **config.game_options)
-        self.net = build_network(NetworkSpec.from_dict(payload["network"])).eval()
-        seed = int(np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)]).integers(2**31))
-        self.rng = np.random.default_rng(seed)
-        self.env = self.game.batched(config.selfplay.games_per_actor, seed=seed,
-                                     observation_key=self.net.spec.observation_key)
-        self.env.reset()
+        super().__init__(actor_id, payload)
+        self.config = self.run_config.td
         self.games = [_Game() for _ in range(self.env.num_envs)]
-        self.games_finished = 0
 
     def load(self, version: int, weights: dict[str, np.ndarray]) -> None:
-        from boardzero.nn.checkpoint import load_state
-
-        load_state(self.net, weights, f"weights version {version}")
-        self.net.eval()
+        self.load_weights(version, weights)
 
     def step(self) -> list[dict[str, np.ndarray]]:
         env = self.env
@@ -157,32 +141,16 @@ class TDWorker:
         return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}
 
 
-class TD(Method):
+class TD(ReplayMethod):
     name = "td"
     agent = "td"
-    large_extras = ("replay",)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        train = self.config.train
-        self.replay = ReplayBuffer(train.replay_size, {"obs": (self.spec.input_shape, np.float32),
-                                                       "value": ((self.spec.num_players,), np.float32)})
-        self.trained = 0
-        self.generated = 0
+    def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:
+        return {"obs": (self.spec.input_shape, np.float32), "value": ((self.spec.num_players,), np.float32)}
 
     @classmethod
     def worker(cls, actor_id: int, payload: dict[str, Any]) -> TDWorker:
         return TDWorker(actor_id, payload)
-
-    def ingest(self, version: int, samples: dict[str, np.ndarray]) -> int:
-        self.replay.add(samples)
-        self.generated += len(samples["obs"])
-        return len(samples["obs"])
-
-    def ready(self) -> bool:
-        train = self.config.train
-        return (len(self.replay) >= max(train.min_replay, train.batch_size)
-                and self.trained + train.batch_size <= train.sample_reuse * max(self.generated, 1))
 
     def update(self) -> dict[str, float]:
         self.net.train()
@@ -201,16 +169,3 @@ class TD(Method):
         from boardzero.agents.td import TDAgent
 
         return TDAgent(self.game, self.net)
-
-    def extras(self) -> dict[str, dict[str, np.ndarray]]:
-        if not self.config.train.save_replay or len(self.replay) == 0:
-            return {}
-        return {"replay": self.replay.state_arrays()}
-
-    def restore(self, json_path: Path, meta: dict[str, Any]) -> None:
-        from boardzero.nn.checkpoint import read_extra
-
-        if self.config.train.save_replay:
-            arrays = read_extra(json_path, meta, "replay")
-            if arrays is not None:
-                self.replay.load_arrays(arrays, json_path)
