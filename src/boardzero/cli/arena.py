@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from boardzero.cli.options import parse_game_options
+from boardzero.cli.progress import games_progress
 from boardzero.eval.arena import ArenaResult, run_arena
 
 GAMES_OPTION = typer.Option(100, "--games", "-n", help="Number of games to play.")
@@ -20,6 +21,8 @@ WORKERS_OPTION = typer.Option(None, "--workers", "-w", help="Worker processes (d
 JSON_OPTION = typer.Option(False, "--json", help="Print the result as one JSON object (for scripts).")
 OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable).")
 PLAYERS_OPTION = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option.")
+RECORDS_OPTION = typer.Option(None, "--records", help="Append every game's record to this JSON-lines file "
+                                                       "(replay with `boardzero replay FILE`).")
 
 
 def arena(
@@ -31,12 +34,13 @@ def arena(
     as_json: bool = JSON_OPTION,
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
+    records: Optional[Path] = RECORDS_OPTION,
 ) -> None:
     """Play N games between agents, every seat order rotated evenly, and report win rates with 95 % intervals.
 
     Example: boardzero arena connect4 mcts:sims=200 random -n 200
     """
-    result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players))
+    result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players), records)
     if as_json:
         print(json.dumps(result.to_dict()))
     else:
@@ -52,20 +56,19 @@ def simulate(
     as_json: bool = JSON_OPTION,
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
+    records: Optional[Path] = RECORDS_OPTION,
 ) -> None:
     """Simulate N games (random players unless agents are named) and report outcomes and game lengths."""
-    arena(game, agents or ["random"], games, seed, workers, as_json, option, players)
+    arena(game, agents or ["random"], games, seed, workers, as_json, option, players, records)
 
 
 def _run_with_progress(game: str, agents: list[str], games: int, seed: int, workers: Optional[int],
-                       options: dict) -> ArenaResult:
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-               TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
-    progress = Progress(*columns, console=Console(stderr=True), transient=False)
+                       options: dict, records: Optional[Path]) -> ArenaResult:
+    progress = games_progress()
     task = progress.add_task(f"{game}: {' vs '.join(agents)}", total=games)
     try:
         return run_arena(game, agents, num_games=games, options=options, seed=seed, workers=workers,
-                         on_start=progress.start, on_result=lambda _: progress.advance(task))
+                         records=records, on_start=progress.start, on_result=lambda _: progress.advance(task))
     finally:
         progress.stop()
 

@@ -29,6 +29,10 @@ app.command("play")(_play.play)
 app.command("train")(__import__("boardzero.cli.train", fromlist=["train"]).train)
 app.command("accuracy")(__import__("boardzero.cli.accuracy", fromlist=["accuracy"]).accuracy)
 app.command("serve")(__import__("boardzero.cli.serve", fromlist=["serve"]).serve)
+app.command("tournament")(__import__("boardzero.cli.tournament", fromlist=["tournament"]).tournament)
+app.command("ratings")(__import__("boardzero.cli.tournament", fromlist=["ratings"]).ratings)
+app.command("replay")(__import__("boardzero.cli.replay", fromlist=["replay"]).replay)
+app.command("report")(__import__("boardzero.cli.report", fromlist=["report"]).report)
 app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(_bench.bench)
 
 

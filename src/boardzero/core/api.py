@@ -241,6 +241,12 @@ class State(abc.ABC):
         """What a seat that may not see this chance outcome is told of it (e.g. 'draw a development card')."""
         return "a hidden chance outcome"
 
+    def summary(self) -> dict[str, Any]:
+        """Game-specific figures of this position for reports, JSON-ready: numbers (``"turns": 71``),
+        one number per seat (``"points": [10, 6]``) or one dict of named parts per seat
+        (``"points_by_source": [{"cities": 4, ...}, ...]``). None by default."""
+        return {}
+
     def to_record(self) -> dict:
         """A JSON-able record that replays exactly with ``Game.state_from_record``."""
         return {

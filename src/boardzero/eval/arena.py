@@ -10,19 +10,21 @@ workers.
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import contextlib
 import os
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from boardzero.agents.registry import make_agent
-from boardzero.core.api import CHANCE
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
-from boardzero.eval.match import play_game
+from boardzero.eval.match import play_seeded
+from boardzero.eval.records import RecordWriter
 from boardzero.eval.stats import wilson_interval
+from boardzero.eval.workers import run_tasks
 
 
 @dataclass
@@ -31,6 +33,7 @@ class GameResult:
     seats: list[int]  # entrant index per seat
     returns: list[float]
     decisions: int  # player actions (chance outcomes not counted)
+    record: dict | None = None  # the game's replayable record (State.to_record) with the agent spec of each seat
 
 
 @dataclass
@@ -99,12 +102,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-    except ImportError:  # pragma: no cover - torch is a dependency, but the arena does not need it
-        pass
     game = make(game_name, **options)
     # an entrant filling several seats gets one agent object per seat (agents may keep per-seat state);
     # they are built once here and reset by play_game before every game
@@ -118,14 +115,9 @@ def _play_one(task: tuple[int, int]) -> GameResult:
     game, entrants = _WORKER["game"], _WORKER["agents"]
     seats = seat_entrants(len(entrants), game.num_players, index)
     agents = [entrants[e][seats[:seat].count(e)] for seat, e in enumerate(seats)]
-    rng = np.random.default_rng([seed, index])
-    decisions = [0]
-
-    def count(_state, player: int, _action: int) -> None:
-        decisions[0] += player != CHANCE
-
-    final = play_game(game, agents, rng, seed=int(rng.integers(2**31)), on_step=count)
-    return GameResult(index, seats, final.returns().tolist(), decisions[0])
+    played = play_seeded(game, agents, (seed, index))
+    record = dict(played.state.to_record(), agents=[agents[seat].spec for seat in range(len(seats))], index=index)
+    return GameResult(index, seats, played.state.returns().tolist(), played.decisions, record)
 
 
 def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options: dict | None = None):
@@ -143,9 +135,11 @@ def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options
 
 
 def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict | None = None, seed: int = 0,
-              workers: int | None = None, on_start: Callable[[], None] | None = None,
+              workers: int | None = None, records: str | Path | None = None,
+              on_start: Callable[[], None] | None = None,
               on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
-    """Play ``num_games`` games and summarise them per entrant.
+    """Play ``num_games`` games and summarise them per entrant; with ``records``, append each game's record
+    to that JSON-lines file (``eval.records``) as it finishes.
 
     ``on_start`` is called once the game and agents are checked, before the first game (a progress bar
     starts there, so a bad spec fails before anything is drawn).
@@ -158,22 +152,21 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
     result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)])
     tasks = [(i, seed) for i in range(num_games)]
     workers = min(workers or os.cpu_count() or 1, num_games)
-    for game_result in _results(game_name, options, specs, tasks, workers):
-        _record(result, game_result)
-        if on_result is not None:
-            on_result(game_result)
+    with contextlib.ExitStack() as stack:
+        writer = stack.enter_context(RecordWriter(records)) if records is not None else None
+        for game_result in _results(game_name, options, specs, tasks, workers):
+            _record(result, game_result)
+            if writer is not None:
+                writer.write(game_result.record)
+            if on_result is not None:
+                on_result(game_result)
     result.games.sort(key=lambda g: g.index)
     return result
 
 
 def _results(game_name: str, options: dict, specs: list[str], tasks: list, workers: int) -> Iterable[GameResult]:
-    if workers <= 1:
-        _init_worker(game_name, options, specs)
-        yield from map(_play_one, tasks)
-        return
-    context = mp.get_context("spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(game_name, options, specs)) as pool:
-        yield from pool.imap_unordered(_play_one, tasks, chunksize=max(1, len(tasks) // (workers * 20)))
+    chunksize = max(1, len(tasks) // (workers * 20))
+    return run_tasks(_init_worker, (game_name, options, specs), _play_one, tasks, workers, chunksize=chunksize)
 
 
 _COUNTERS = {"win": "wins", "draw": "draws", "loss": "losses"}

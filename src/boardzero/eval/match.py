@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -35,3 +36,24 @@ def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator, *, 
             on_step(state, player, action)
         state.apply(action)
     raise RuntimeError(f"{game.name} did not end within {max_steps} steps")
+
+
+@dataclass
+class PlayedGame:
+    state: State  # the final position
+    moves: list[tuple[int, int]]  # (player, action) for every step, CHANCE as the player of chance outcomes
+
+    @property
+    def decisions(self) -> int:
+        """Player actions (chance outcomes not counted)."""
+        return sum(player != CHANCE for player, _ in self.moves)
+
+
+def play_seeded(game: Game, agents: Sequence[Agent], key: Sequence[int]) -> PlayedGame:
+    """Play one game whose setup seed and chance draws come from ``key`` alone (e.g. ``(seed, game index)``),
+    so a game's result does not depend on which worker plays it or on the games before it."""
+    rng = np.random.default_rng(list(key))
+    moves: list[tuple[int, int]] = []
+    final = play_game(game, agents, rng, seed=int(rng.integers(2**31)),
+                      on_step=lambda _state, player, action: moves.append((player, action)))
+    return PlayedGame(final, moves)

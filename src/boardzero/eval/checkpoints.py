@@ -1,0 +1,85 @@
+"""Ratings of a training run's checkpoints over time, for every training method.
+
+The checkpoints (``<run>/checkpoints/step_<N>.json``) play a tournament among themselves and against fixed
+agents (``random`` by default, the anchor at 0), so a learning curve reads in rating points. The agent
+that plays a checkpoint comes from the trainer named in its metadata (``TRAINER_AGENTS``); the games are
+kept in ``<run>/ratings.json``, so rating the run again as it trains plays only the new checkpoints' games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.eval.tournament import Entrant, Tournament, run_tournament
+from boardzero.nn.checkpoint import find_checkpoints, read_metadata
+
+# trainer named in a checkpoint's metadata -> the agent that plays it (spec ``<agent>:<checkpoint>``)
+TRAINER_AGENTS = {"alphazero": "az", "td": "td", "ppo": "ppo"}
+UNNAMED_TRAINER = "alphazero"  # checkpoints written before the metadata named the trainer are AlphaZero's
+RATINGS_FILE = "ratings.json"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    step: int
+    path: Path  # the checkpoint's metadata JSON
+    trainer: str
+    game: str
+    options: dict[str, Any]  # the game options it was trained with
+
+    def entrant(self, agent_options: str = "") -> Entrant:
+        """The agent that plays this checkpoint; ``agent_options`` (e.g. ``sims=50`` or ``greedy``) are added
+        to its spec and to its name, so games with other options are kept apart."""
+        if self.trainer not in TRAINER_AGENTS:
+            raise ConfigError("trainer", f"{self.path} was made by trainer {self.trainer!r}, which no agent plays; "
+                                         f"known trainers: {', '.join(TRAINER_AGENTS)}")
+        spec = f"{TRAINER_AGENTS[self.trainer]}:{self.path.resolve()}"
+        name = f"step {self.step}"
+        if agent_options:
+            spec, name = f"{spec},{agent_options}", f"{name} ({agent_options})"
+        return Entrant(name, spec, self.step)
+
+
+def run_checkpoints(run_dir: str | Path) -> list[Checkpoint]:
+    """Every checkpoint of a run, oldest first."""
+    run_dir = Path(run_dir)
+    found = find_checkpoints(run_dir / "checkpoints")
+    if not found:
+        raise ConfigError("run", f"{run_dir} has no checkpoints (expected {run_dir}/checkpoints/step_<N>.json)")
+    checkpoints = []
+    for step, path in found:
+        try:
+            meta = read_metadata(path)
+        except CheckpointError as exc:
+            raise ConfigError("run", str(exc)) from None
+        checkpoints.append(Checkpoint(step, path, str(meta.get("trainer", UNNAMED_TRAINER)), str(meta["game"]),
+                                      dict(meta.get("game_options", {}))))
+    return checkpoints
+
+
+def spread(checkpoints: list[Checkpoint], most: int) -> list[Checkpoint]:
+    """At most ``most`` checkpoints evenly spread over the run, always the first and the last."""
+    if most < 2:
+        raise ConfigError("checkpoints", f"must be at least 2, got {most}")
+    if len(checkpoints) <= most:
+        return list(checkpoints)
+    picks = np.unique(np.round(np.linspace(0, len(checkpoints) - 1, most)).astype(int))
+    return [checkpoints[i] for i in picks]
+
+
+def rate_run(run_dir: str | Path, *, games_per_lineup: int, against: list[str] | None = None, most: int = 8,
+             agent_options: str = "", seed: int = 0, workers: int | None = None, out: str | Path | None = None,
+             records: str | Path | None = None, on_start=None, on_result=None) -> Tournament:
+    """Play the checkpoints' tournament (see the module docstring)."""
+    chosen = spread(run_checkpoints(run_dir), most)
+    last = chosen[-1]
+    entrants = [Entrant(spec, spec) for spec in (against or ["random"])]
+    return run_tournament(last.game, entrants + [c.entrant(agent_options) for c in chosen],
+                          games_per_lineup=games_per_lineup, options=last.options, seed=seed, workers=workers,
+                          out=out or Path(run_dir) / RATINGS_FILE, records=records, on_start=on_start,
+                          on_result=on_result)
