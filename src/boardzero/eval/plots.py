@@ -69,7 +69,9 @@ def matrix_heatmap(names: list[str], matrix: np.ndarray, games: np.ndarray, path
     for i in range(len(names)):
         for j in range(len(names)):
             if np.isfinite(matrix[i, j]):
-                ax.text(j, i, f"{matrix[i, j]:+.2f}\n{games[i, j]} g", ha="center", va="center", fontsize=8)
+                dark = abs(matrix[i, j]) > 0.6 * bound
+                ax.text(j, i, f"{matrix[i, j]:+.2f}\n{games[i, j]} g", ha="center", va="center", fontsize=8,
+                        color="white" if dark else "black")
     ax.set_xticks(range(len(names)), names, rotation=35, ha="right", fontsize=8)
     ax.set_yticks(range(len(names)), names, fontsize=8)
     ax.set_title(title, fontsize=10)
