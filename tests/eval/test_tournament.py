@@ -11,6 +11,7 @@ from boardzero.agents.registry import make_agent, register_agent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.eval.match import play_game
+from boardzero.eval.records import read_records
 from boardzero.eval.tournament import Entrant, load_tournament, run_tournament, seat_order
 
 
@@ -109,6 +110,16 @@ def test_results_do_not_depend_on_workers_or_the_order_agents_are_named():
     two = run_tournament("kuhn_poker", entrants(*specs), games_per_lineup=4, workers=2)
     three = run_tournament("kuhn_poker", entrants(*specs), games_per_lineup=4, workers=1)
     assert {g.key: g.returns for g in two.games} == {g.key: g.returns for g in three.games}
+
+
+def test_random_openings_vary_deterministic_games_and_are_shared_by_a_seat_rotation(tmp_path):
+    records = tmp_path / "r.jsonl"
+    run_tournament("tictactoe", entrants("pick:where=0", "pick:where=-1"), games_per_lineup=8, workers=1,
+                   opening_plies=2, records=records)
+    games = sorted(read_records(records), key=lambda r: r["game_number"])
+    openings = [tuple(r["actions"][:2]) for r in games]
+    assert openings[0::2] == openings[1::2]  # games 2k and 2k+1 swap the seats over one opening
+    assert len(set(openings)) > 1 and len({tuple(r["actions"]) for r in games}) > 2
 
 
 def test_saved_file_holds_results_and_one_line_per_game(tmp_path):

@@ -17,7 +17,7 @@ from rich.text import Text
 
 
 class RateColumn(ProgressColumn):
-    """Units per second, measured over the recent updates."""
+    """Units per second: over the recent updates, or since the start while updates are rare (long games)."""
 
     def __init__(self, unit: str = "games"):
         super().__init__()
@@ -25,6 +25,8 @@ class RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
+        if not speed and task.completed and task.elapsed:
+            speed = task.completed / task.elapsed
         return Text(f"{speed:.2f} {self.unit}/s" if speed else f"- {self.unit}/s", style="progress.data.speed")
 
 

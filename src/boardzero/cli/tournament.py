@@ -25,6 +25,8 @@ ANCHOR_OPTION = typer.Option(None, "--anchor", help="Agent rated 0 (default: ran
 INTERVAL_OPTION = typer.Option("bootstrap", "--interval",
                                help=f"How the 95 % rating intervals are found: {' or '.join(INTERVALS)}.")
 RECORDS_OPTION = typer.Option(None, "--records", help="Append every new game's record to this JSON-lines file.")
+OPENING_OPTION = typer.Option(0, "--opening-plies", help="Random moves that open every game (shared by the games "
+                                                         "of one seat rotation), so deterministic agents vary.")
 
 
 def tournament(
@@ -38,6 +40,7 @@ def tournament(
     anchor: Optional[str] = ANCHOR_OPTION,
     interval: str = INTERVAL_OPTION,
     seed: int = SEED_OPTION,
+    opening_plies: int = OPENING_OPTION,
     workers: Optional[int] = WORKERS_OPTION,
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
@@ -50,8 +53,8 @@ def tournament(
     """
     entrants = [Entrant(spec, spec) for spec in agents]
     result = _play(lambda **kw: run_tournament(game, entrants, games_per_lineup=games, seed=seed, workers=workers,
-                                               options=parse_game_options(option, players), out=out,
-                                               records=records, **kw), f"{game} tournament")
+                                               opening_plies=opening_plies, options=parse_game_options(option, players),
+                                               out=out, records=records, **kw), f"{game} tournament")
     _finish(result, out, anchor, interval, as_json)
 
 
@@ -69,6 +72,7 @@ def ratings(
     anchor: Optional[str] = ANCHOR_OPTION,
     interval: str = INTERVAL_OPTION,
     seed: int = SEED_OPTION,
+    opening_plies: int = OPENING_OPTION,
     workers: Optional[int] = WORKERS_OPTION,
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object."),
 ) -> None:
@@ -79,7 +83,8 @@ def ratings(
     """
     out = out or run / RATINGS_FILE
     result = _play(lambda **kw: rate_run(run, games_per_lineup=games, against=against, most=checkpoints,
-                                         agent_options=agent_options, seed=seed, workers=workers, out=out,
+                                         agent_options=agent_options, seed=seed, opening_plies=opening_plies,
+                                         workers=workers, out=out,
                                          records=records, **kw), f"ratings of {run}")
     _finish(result, out, anchor, interval, as_json)
 

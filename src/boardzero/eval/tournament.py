@@ -8,6 +8,9 @@ reward matrix, standings and Bradley-Terry ratings (``eval.ratings``) from all r
   and P! games cover every seat order.
 - Seeds: game ``g`` of a lineup draws its setup and chance from ``(seed, crc32 of the lineup's names, g)``
   alone: results depend neither on the order the agents are named in nor on the worker nor on other games.
+- Openings: with ``opening_plies`` K, the first K steps of every game are uniformly random moves, drawn
+  from ``(seed, lineup, g // P)``, so the P games of a rotation block share their opening (for games without
+  chance) and two deterministic agents play varied games instead of one game over and over.
 - Resume: the output file holds every game played, keyed by lineup and game number. Running the tournament
   again with the same file plays only the games it lacks (more agents or a larger ``-n`` add games, nothing
   is replayed); games of agents no longer named stay in the file and are left out of the results. Games
@@ -37,6 +40,7 @@ from boardzero.eval.ratings import Ratings, rate
 from boardzero.eval.records import RecordWriter
 from boardzero.eval.stats import wilson_interval
 from boardzero.eval.workers import run_tasks
+from boardzero.learn.evaluation import RandomOpening
 from boardzero.nn.checkpoint import atomic_write_bytes
 
 FORMAT = "boardzero-tournament"
@@ -85,6 +89,7 @@ class Tournament:
     entrants: list[Entrant]
     games_per_lineup: int
     seed: int
+    opening_plies: int = 0  # random moves that open every game
     games: list[TournamentGame] = field(default_factory=list)  # every game in the file, any entrants
     spent_s: float = 0.0  # seconds spent playing, over every run that added games
     others: list[Entrant] = field(default_factory=list)  # agents of earlier runs not named now (games kept)
@@ -157,7 +162,8 @@ class Tournament:
 
     def to_dict(self, results: dict[str, Any] | None = None) -> dict[str, Any]:
         return {"format": FORMAT, "version": FORMAT_VERSION, "game": self.game, "options": self.options,
-                "seed": self.seed, "games_per_lineup": self.games_per_lineup, "spent_s": self.spent_s,
+                "seed": self.seed, "opening_plies": self.opening_plies, "games_per_lineup": self.games_per_lineup,
+                "spent_s": self.spent_s,
                 "agents": [e.to_dict() for e in self.entrants], "other_agents": [e.to_dict() for e in self.others],
                 "results": results, "games": [g.to_dict() for g in self.games]}
 
@@ -194,8 +200,9 @@ def load_tournament(path: str | Path) -> Tournament:
                                         f"this boardzero reads {FORMAT_VERSION}")
     try:
         return Tournament(data["game"], data["options"], _entrants(data["agents"]), int(data["games_per_lineup"]),
-                          int(data["seed"]), [TournamentGame.from_dict(g) for g in data["games"]],
-                          float(data.get("spent_s", 0.0)), _entrants(data.get("other_agents", [])))
+                          int(data["seed"]), int(data.get("opening_plies", 0)),
+                          [TournamentGame.from_dict(g) for g in data["games"]], float(data.get("spent_s", 0.0)),
+                          _entrants(data.get("other_agents", [])))
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError("tournament", f"{path} is damaged ({type(exc).__name__}: {exc})") from None
 
@@ -225,25 +232,30 @@ def lineup_seed(lineup: tuple[str, ...]) -> int:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(game_name: str, options: dict, specs: dict[str, str]) -> None:
+def _init_worker(game_name: str, options: dict, specs: dict[str, str], opening_plies: int) -> None:
     game = make(game_name, **options)
-    _WORKER.update(game=game, agents={name: make_agent(spec, game) for name, spec in specs.items()})
+    _WORKER.update(game=game, agents={name: make_agent(spec, game) for name, spec in specs.items()},
+                   opening_plies=opening_plies)
 
 
 def _play_one(task: tuple[tuple[str, ...], int, int]) -> tuple[TournamentGame, dict[str, Any]]:
     lineup, number, seed = task
-    game, agents = _WORKER["game"], _WORKER["agents"]
+    game, agents, plies = _WORKER["game"], _WORKER["agents"], _WORKER["opening_plies"]
     seats = [lineup[member] for member in seat_order(len(lineup), number)]
-    played = play_seeded(game, [agents[name] for name in seats], (seed, lineup_seed(lineup), number))
+    players = [agents[name] for name in seats]
+    if plies:
+        opening = np.random.default_rng([seed, lineup_seed(lineup), number // len(lineup), 1])
+        players = [RandomOpening(agent, plies, opening) for agent in players]
+    played = play_seeded(game, players, (seed, lineup_seed(lineup), number))
     record = dict(played.state.to_record(), agents=[agents[name].spec for name in seats], names=seats,
                   lineup=list(lineup), game_number=number)
     return TournamentGame(lineup, number, seats, game_facts(game, played)), record
 
 
 def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, options: dict | None = None,
-            seed: int = 0, out: str | Path | None = None) -> Tournament:
+            seed: int = 0, opening_plies: int = 0, out: str | Path | None = None) -> Tournament:
     """Check the game and agents (bad names fail here, before any game) and load the games already in
-    ``out``, which must be a tournament of the same game, options and seed."""
+    ``out``, which must be a tournament of the same game, options, seed and opening plies."""
     game = make(game_name, **(options or {}))
     names = [e.name for e in entrants]
     if len(set(names)) < len(names):
@@ -255,17 +267,26 @@ def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, o
                                     f"got {len(entrants)} (for one match use `boardzero arena`)")
     if games_per_lineup < 1:
         raise ConfigError("games", f"must be at least 1, got {games_per_lineup}")
+    if opening_plies < 0:
+        raise ConfigError("opening_plies", f"must be at least 0, got {opening_plies}")
     for entrant in entrants:
         make_agent(entrant.spec, game)
-    tournament = Tournament(game.name, game.options_dict(), list(entrants), games_per_lineup, seed)
+    tournament = Tournament(game.name, game.options_dict(), list(entrants), games_per_lineup, seed, opening_plies)
     if out is not None and Path(out).exists():
         old = load_tournament(out)
-        if (old.game, old.options, old.seed) != (tournament.game, tournament.options, tournament.seed):
-            raise ConfigError("out", f"{out} holds a tournament of {old.game} {old.options} with seed {old.seed}, "
-                                     f"not {tournament.game} {tournament.options} with seed {seed}; name another file")
+        if _identity(old) != _identity(tournament):
+            raise ConfigError("out", f"{out} holds a tournament of {_identity(old)}, not {_identity(tournament)}; "
+                                     "name another file")
         tournament.games, tournament.spent_s = old.games, old.spent_s
         tournament.others = [e for e in old.entrants + old.others if e.name not in set(names)]
     return tournament
+
+
+def _identity(tournament: Tournament) -> str:
+    """What must match for games to be added to a tournament file."""
+    options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
+    return (f"{tournament.game} ({options or 'default options'}) with seed {tournament.seed} and "
+            f"{tournament.opening_plies} opening plies")
 
 
 def missing_games(tournament: Tournament, num_players: int) -> list[tuple[tuple[str, ...], int, int]]:
@@ -277,13 +298,14 @@ def missing_games(tournament: Tournament, num_players: int) -> list[tuple[tuple[
 
 
 def run_tournament(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, options: dict | None = None,
-                   seed: int = 0, workers: int | None = None, out: str | Path | None = None,
+                   seed: int = 0, opening_plies: int = 0, workers: int | None = None, out: str | Path | None = None,
                    records: str | Path | None = None, on_start: Callable[[int, int], None] | None = None,
                    on_result: Callable[[TournamentGame], None] | None = None) -> Tournament:
     """Play every missing game of the tournament, saving to ``out`` as games come in and appending each new
     game's record to ``records``. ``on_start(to_play, already_played)`` is called once everything is checked."""
     options = dict(options or {})
-    tournament = prepare(game_name, entrants, games_per_lineup=games_per_lineup, options=options, seed=seed, out=out)
+    tournament = prepare(game_name, entrants, games_per_lineup=games_per_lineup, options=options, seed=seed,
+                         opening_plies=opening_plies, out=out)
     num_players = make(game_name, **options).num_players
     tasks = missing_games(tournament, num_players)
     if on_start is not None:
@@ -295,7 +317,7 @@ def run_tournament(game_name: str, entrants: list[Entrant], *, games_per_lineup:
     started = last_save = time.monotonic()
     spent_before = tournament.spent_s
     try:
-        for game, record in run_tasks(_init_worker, (game_name, options, specs), _play_one, tasks,
+        for game, record in run_tasks(_init_worker, (game_name, options, specs, opening_plies), _play_one, tasks,
                                       min(workers or os.cpu_count() or 1, len(tasks))):
             tournament.games.append(game)
             if writer is not None:

@@ -19,11 +19,13 @@ from boardzero.learn.config import EvalConfig
 class RandomOpening(Agent):
     """Plays uniformly random moves for the first ``plies`` entries of the history, then defers to ``agent``.
 
-    Two deterministic searchers would otherwise replay the same game over and over.
+    Two deterministic searchers would otherwise replay the same game over and over. The random moves come
+    from ``rng`` when given (one generator shared by every seat of a game makes the opening a function of
+    that generator's seed, so games with the seats swapped can share it), else from the rng ``act`` gets.
     """
 
-    def __init__(self, agent: Agent, plies: int):
-        self.agent, self.plies = agent, plies
+    def __init__(self, agent: Agent, plies: int, rng: np.random.Generator | None = None):
+        self.agent, self.plies, self.rng = agent, plies, rng
         self.spec = agent.spec
 
     def reset(self) -> None:
@@ -31,7 +33,7 @@ class RandomOpening(Agent):
 
     def act(self, view, rng: np.random.Generator) -> int:
         if len(view.history) < self.plies:
-            return int(rng.choice(view.legal_actions))
+            return int((self.rng or rng).choice(view.legal_actions))
         return self.agent.act(view, rng)
 
 
