@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from boardzero.cli.arena import OPTION_OPTION, PLAYERS_OPTION, SEED_OPTION, WORKERS_OPTION
+from boardzero.cli.arena import JSON_OPTION, OPTION_OPTION, PLAYERS_OPTION, SEED_OPTION, WORKERS_OPTION
 from boardzero.cli.options import parse_game_options
 from boardzero.cli.progress import games_progress
 from boardzero.eval.checkpoints import RATINGS_FILE, rate_run
@@ -44,7 +44,7 @@ def tournament(
     workers: Optional[int] = WORKERS_OPTION,
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
-    as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Round robin: every lineup plays N games with seats rotated; prints standings, Bradley-Terry ratings
     with 95 % intervals and the mean reward matrix.
@@ -67,14 +67,14 @@ def ratings(
                                                                    "spread over the run (first and last included)."),
     agent_options: str = typer.Option("", "--agent-options", help="Options added to every checkpoint's agent "
                                                                   "spec, e.g. sims=50 or greedy."),
+    opening_plies: int = OPENING_OPTION,
     out: Optional[Path] = typer.Option(None, "--out", help=f"Tournament file (default: RUN/{RATINGS_FILE})."),
     records: Optional[Path] = RECORDS_OPTION,
+    workers: Optional[int] = WORKERS_OPTION,
+    seed: int = SEED_OPTION,
     anchor: Optional[str] = ANCHOR_OPTION,
     interval: str = INTERVAL_OPTION,
-    seed: int = SEED_OPTION,
-    opening_plies: int = OPENING_OPTION,
-    workers: Optional[int] = WORKERS_OPTION,
-    as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Rate a training run's checkpoints over time (any training method): a tournament among them and fixed
     agents, resumable, saved in the run; `boardzero report RUN` plots it.
