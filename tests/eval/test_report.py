@@ -6,8 +6,7 @@ import pytest
 from matplotlib.image import imread
 
 from boardzero.core.errors import ConfigError
-from boardzero.eval.checkpoints import TRAINER_AGENTS, run_checkpoints, spread
-from boardzero.eval.checkpoints import rate_run
+from boardzero.eval.checkpoints import rate_run, run_checkpoints, spread
 from boardzero.eval.figures import collect
 from boardzero.eval.report import report
 from boardzero.eval.tournament import Entrant, run_tournament
@@ -58,7 +57,7 @@ def test_tournament_report_draws_matrix_ratings_and_catan_figures(tmp_path):
 
 def test_run_checkpoints_are_rated_over_time_and_reported(tiny_run):
     checkpoints = run_checkpoints(tiny_run)
-    assert [c.step for c in checkpoints] == [4, 8, 12] and {c.trainer for c in checkpoints} == {"alphazero"}
+    assert [c.step for c in checkpoints] == [4, 8, 12] and {c.agent for c in checkpoints} == {"az"}
     assert [c.step for c in spread(checkpoints, 2)] == [4, 12]
     tournament = rate_run(tiny_run, games_per_lineup=2, most=3, agent_options="greedy", workers=1)
     assert (tiny_run / "ratings.json").is_file()
@@ -74,14 +73,28 @@ def test_run_checkpoints_are_rated_over_time_and_reported(tiny_run):
     assert "step 12 (greedy)" in text and "eval/greedy_vs_random" in text
 
 
-def test_every_trainer_has_an_agent_and_an_unknown_one_is_named(tiny_run, tmp_path):
-    assert set(TRAINER_AGENTS) >= {"alphazero", "td", "ppo"}
-    checkpoint = run_checkpoints(tiny_run)[0]
-    for trainer, agent in TRAINER_AGENTS.items():
-        spec = type(checkpoint)(4, checkpoint.path, trainer, "tictactoe", {}).entrant().spec
-        assert spec.startswith(f"{agent}:")
-    with pytest.raises(ConfigError, match="trainer 'dqn', which no agent plays"):
-        type(checkpoint)(4, checkpoint.path, "dqn", "tictactoe", {}).entrant()
+def test_a_td_run_is_rated_with_its_own_agent(tmp_path):
+    config = {"method": "td", "game": "tictactoe", "network": {"hidden": 16, "blocks": 1},
+              "selfplay": {"games_per_actor": 4, "publish_every": 5},
+              "train": {"steps": 4, "batch_size": 16, "min_replay": 32, "checkpoint_every": 2, "log_every": 2},
+              "eval": {"every": 0}}
+    train(config_from_dict(config), tmp_path / "td")
+    tournament = rate_run(tmp_path / "td", games_per_lineup=2, workers=1)
+    assert [e.spec.split(":")[0] for e in tournament.entrants] == ["random", "td", "td"]
+    assert len(tournament.current_games()) == 3 * 2 and tournament.ratings().names[1] == "step 2"
+
+
+def test_each_training_method_names_the_agent_of_its_checkpoints(tiny_run, tmp_path):
+    source = run_checkpoints(tiny_run)[0].path
+    meta = json.loads(source.read_text())
+    run = tmp_path / "td_run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "checkpoints" / "step_00000007.json").write_text(json.dumps(dict(meta, trainer="td")))
+    [checkpoint] = run_checkpoints(run)
+    assert checkpoint.agent == "td" and checkpoint.entrant().spec.startswith("td:")
+    (run / "checkpoints" / "step_00000007.json").write_text(json.dumps(dict(meta, trainer="dqn")))
+    with pytest.raises(ConfigError, match="step_00000007.json: .*unknown method 'dqn'"):
+        run_checkpoints(run)
     with pytest.raises(ConfigError, match="has no checkpoints"):
         run_checkpoints(tmp_path)
 

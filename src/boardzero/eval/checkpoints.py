@@ -2,8 +2,9 @@
 
 The checkpoints (``<run>/checkpoints/step_<N>.json``) play a tournament among themselves and against fixed
 agents (``random`` by default, the anchor at 0), so a learning curve reads in rating points. The agent
-that plays a checkpoint comes from the trainer named in its metadata (``TRAINER_AGENTS``); the games are
-kept in ``<run>/ratings.json``, so rating the run again as it trains plays only the new checkpoints' games.
+that plays a checkpoint is the one its training method names (``learn.runtime.agent_for_checkpoint``:
+``az`` for alphazero, ``td``, ``ppo``); the games are kept in ``<run>/ratings.json``, so rating the run again
+as it trains plays only the new checkpoints' games.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ import numpy as np
 
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.eval.tournament import Entrant, Tournament, run_tournament
+from boardzero.learn.runtime import agent_for_checkpoint
 from boardzero.nn.checkpoint import find_checkpoints, read_metadata
 
-# trainer named in a checkpoint's metadata -> the agent that plays it (spec ``<agent>:<checkpoint>``)
-TRAINER_AGENTS = {"alphazero": "az", "td": "td", "ppo": "ppo"}
-UNNAMED_TRAINER = "alphazero"  # checkpoints written before the metadata named the trainer are AlphaZero's
 RATINGS_FILE = "ratings.json"
 
 
@@ -28,17 +27,14 @@ RATINGS_FILE = "ratings.json"
 class Checkpoint:
     step: int
     path: Path  # the checkpoint's metadata JSON
-    trainer: str
+    agent: str  # the agent that plays it, from its training method (az, td, ppo)
     game: str
     options: dict[str, Any]  # the game options it was trained with
 
     def entrant(self, agent_options: str = "") -> Entrant:
         """The agent that plays this checkpoint; ``agent_options`` (e.g. ``sims=50`` or ``greedy``) are added
         to its spec and to its name, so games with other options are kept apart."""
-        if self.trainer not in TRAINER_AGENTS:
-            raise ConfigError("trainer", f"{self.path} was made by trainer {self.trainer!r}, which no agent plays; "
-                                         f"known trainers: {', '.join(TRAINER_AGENTS)}")
-        spec = f"{TRAINER_AGENTS[self.trainer]}:{self.path.resolve()}"
+        spec = f"{self.agent}:{self.path.resolve()}"
         name = f"step {self.step}"
         if agent_options:
             spec, name = f"{spec},{agent_options}", f"{name} ({agent_options})"
@@ -55,10 +51,10 @@ def run_checkpoints(run_dir: str | Path) -> list[Checkpoint]:
     for step, path in found:
         try:
             meta = read_metadata(path)
-        except CheckpointError as exc:
-            raise ConfigError("run", str(exc)) from None
-        checkpoints.append(Checkpoint(step, path, str(meta.get("trainer", UNNAMED_TRAINER)), str(meta["game"]),
-                                      dict(meta.get("game_options", {}))))
+            agent = agent_for_checkpoint(meta)
+        except (CheckpointError, ConfigError) as exc:
+            raise ConfigError("run", f"{path}: {exc}") from None
+        checkpoints.append(Checkpoint(step, path, agent, str(meta["game"]), dict(meta.get("game_options", {}))))
     return checkpoints
 
 
