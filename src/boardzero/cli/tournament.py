@@ -124,7 +124,8 @@ def print_tournament(result: Tournament, ratings: Ratings) -> None:
         console.print("options: " + ", ".join(f"{k}={v}" for k, v in result.options.items()), highlight=False)
     games = result.current_games()
     console.print(_table(standings_rows(result, ratings),
-                         f"{result.game}: {len(games)} games, {result.games_per_lineup} per lineup, seats rotated"))
+                         f"{result.game}: {len(games)} games, {result.games_per_lineup} per lineup, seats rotated"
+                         + (f", {result.opening_plies} random opening plies" if result.opening_plies else "")))
     console.print(f"ratings: Bradley-Terry on the Elo scale, {ratings.anchor} = 0, 95 % {ratings.interval} "
                   "intervals; multiplayer games count as pairwise outcomes", highlight=False)
     console.print(_table(matrix_rows(result), "mean reward, row against column"))

@@ -121,7 +121,8 @@ def report_tournament(path: str | Path, out_dir: str | Path | None = None, *, an
     written = [plots.matrix_heatmap(tournament.names, matrix, count, out / "matrix.png"),
                plots.rating_bars(ratings, out / "ratings.png")]
     lines = [f"# Tournament: {tournament.game} ({options})", "",
-             f"{len(games)} games, {tournament.games_per_lineup} per lineup, seats rotated; "
+             f"{len(games)} games, {tournament.games_per_lineup} per lineup, seats rotated"
+             f"{f', {tournament.opening_plies} random opening plies' if tournament.opening_plies else ''}; "
              f"{tournament.spent_s / 60:.1f} min of play. Ratings: Bradley-Terry fit to every game "
              f"(multiplayer games as pairwise outcomes), {ratings.anchor} = 0, 95 % {ratings.interval} intervals; "
              "win % with 95 % Wilson intervals.", "", markdown_table(standings_rows(tournament, ratings)), "",
