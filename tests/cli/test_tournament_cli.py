@@ -51,3 +51,9 @@ def test_replay_steps_forward_and_back(tmp_path):
     frames = screen.getvalue().split("\x1b[2J\x1b[H")[1:]
     assert [f"step {k} of {shown.steps}" in frame for frame, k in zip(frames, [0, 1, 2, 1, 5])] == [True] * 5
     assert "result: seat" in frames[5]
+
+
+def test_help_lists_the_evaluation_commands():
+    out = run_cli("--help").stdout
+    for command in ("tournament", "ratings", "replay", "report"):
+        assert command in out
