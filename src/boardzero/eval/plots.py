@@ -161,10 +161,14 @@ def outcomes(figures: GameFigures, path: str | Path, title: str = "") -> Path:
         ax.set_title(f"winners' {key} (mean)", fontsize=9)
     kinds = figures.actions.most_common()
     ax = axes[-1]
-    ax.barh(range(len(kinds)), [count / max(figures.games, 1) for _, count in kinds], color="C1")
+    per_game = [count / max(figures.games, 1) for _, count in kinds]
+    ax.barh(range(len(kinds)), per_game, color="C1")
     ax.set_yticks(range(len(kinds)), [kind for kind, _ in kinds], fontsize=7)
     ax.invert_yaxis()
-    ax.set_title("actions per game, by kind", fontsize=9)
+    wide = bool(per_game) and max(per_game) > 50 * min(per_game)
+    if wide:  # a few kinds (rolls, turn ends) would flatten the rest
+        ax.set_xscale("log")
+    ax.set_title("actions per game, by kind" + (" (log scale)" if wide else ""), fontsize=9)
     if title:
         figure.suptitle(title)
     return _save(figure, path)
