@@ -76,3 +76,12 @@ def test_agents_that_never_met_the_anchor_are_an_error():
         rate(NAMES, games, anchor="random")
     with pytest.raises(ConfigError, match="not one of the rated agents"):
         rate(NAMES, games, anchor="nobody")
+
+
+def test_a_clean_sweep_keeps_an_interval_under_the_bootstrap():
+    games = [((0, 1), (0.0, 1.0), "a") for _ in range(30)] + [((0, 2), (1.0, -1.0) if g % 3 else (-1.0, 1.0), "b")
+                                                             for g in range(30)]
+    ratings = rate(["random", "sweeper", "c"], games, anchor="random", interval="bootstrap", samples=50)
+    fisher = rate(["random", "sweeper", "c"], games, anchor="random", interval="fisher")
+    assert ratings.low[1] == fisher.low[1] and ratings.high[1] == fisher.high[1] and ratings.high[1] > ratings.low[1]
+    assert ratings.low[2] != fisher.low[2]  # agents with mixed results keep the resampled interval

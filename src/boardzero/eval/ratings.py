@@ -14,7 +14,8 @@ Intervals:
 
 - ``bootstrap`` (default): games are resampled with replacement within each lineup and the ratings
   refitted; the interval is the 2.5 and 97.5 percentiles. It respects that the pairwise outcomes of one
-  multiplayer game are not independent.
+  multiplayer game are not independent. An agent that won (or lost) every game it played gives the
+  resampling nothing to vary; it keeps its Fisher interval, which the prior bounds.
 - ``fisher``: plus or minus 1.96 standard errors from the observed Fisher information (the Hessian of the
   log-likelihood) of the fit; exact for independent two-player games as the game count grows, too narrow
   for decomposed multiplayer games.
@@ -119,6 +120,13 @@ def _check_connected(games: np.ndarray, anchor: int) -> None:
                                      "through others), so their ratings are undefined")
 
 
+def clean_sweeps(scores: np.ndarray) -> np.ndarray:
+    """bool[K]: agents that won every point or lost every point of their games (and played some)."""
+    played = (scores + scores.T).sum(axis=1)
+    won = scores.sum(axis=1)
+    return (played > 0) & ((won == played) | (won == 0))
+
+
 def rate(names: list[str], games: Sequence[tuple[Sequence[int], Sequence[float], Any]], *, anchor: str,
          interval: str = "bootstrap", samples: int = 200, prior_draws: float = 1.0,
          rng: np.random.Generator | None = None) -> Ratings:
@@ -132,13 +140,13 @@ def rate(names: list[str], games: Sequence[tuple[Sequence[int], Sequence[float],
         raise ConfigError("ratings", "no games to rate")
     k, a = len(names), names.index(anchor)
     per_game = np.stack([pairwise_scores(seats, returns, k) for seats, returns, _ in games])
-    theta, information = fit_bradley_terry(per_game.sum(axis=0), a, prior_draws=prior_draws)
+    scores = per_game.sum(axis=0)
+    theta, information = fit_bradley_terry(scores, a, prior_draws=prior_draws)
     free = np.arange(k) != a
-    if interval == "fisher":
-        half = np.zeros(k)
-        half[free] = 1.96 * np.sqrt(np.diag(np.linalg.inv(information)))
-        low, high = theta - half, theta + half
-    else:
+    half = np.zeros(k)
+    half[free] = 1.96 * np.sqrt(np.diag(np.linalg.inv(information)))
+    low, high = theta - half, theta + half
+    if interval == "bootstrap":
         rng = rng if rng is not None else np.random.default_rng(0)
         groups = {}
         for index, (_, _, key) in enumerate(games):
@@ -147,5 +155,9 @@ def rate(names: list[str], games: Sequence[tuple[Sequence[int], Sequence[float],
         for sample in range(samples):
             chosen = np.concatenate([rng.choice(members, len(members)) for members in groups.values()])
             fits[sample], _ = fit_bradley_terry(per_game[chosen].sum(axis=0), a, prior_draws=prior_draws)
-        low, high = np.percentile(fits, [2.5, 97.5], axis=0)
+        resampled_low, resampled_high = np.percentile(fits, [2.5, 97.5], axis=0)
+        # an agent that won (or lost) every game it played leaves resampling nothing to vary: keep its
+        # Fisher interval, which the prior bounds
+        varied = ~clean_sweeps(scores)
+        low[varied], high[varied] = resampled_low[varied], resampled_high[varied]
     return Ratings(list(names), ELO * theta, ELO * low, ELO * high, anchor, interval, len(games))
