@@ -253,22 +253,13 @@ class CatanState(State):
         b = E.pb(seat)
         return self.s[b + E.P_DEV: b + E.P_DEV + 5].astype(np.int64)
 
-    def points_by_source(self, seat: int) -> dict[str, int]:
-        """Where the points of ``seat`` come from (they add up to ``victory_points(seat)``)."""
-        b = E.pb(seat)
-        return {"settlements": int(5 - self.s[b + E.P_SETTLEMENTS_LEFT]),
-                "cities": int(2 * (4 - self.s[b + E.P_CITIES_LEFT])),
-                "victory_point_cards": int(self.s[b + E.P_DEV + E.VICTORY_POINT]),
-                "longest_road": 2 * int(self.s[E.G_LONGEST_ROAD] == seat),
-                "largest_army": 2 * int(self.s[E.G_LARGEST_ARMY] == seat)}
-
     def summary(self) -> dict:
-        """Turns played after setup, dice rolls, and each seat's points, in all and by source."""
-        seats = range(self.game.num_players)
-        dice_rolls = sum(actor == CHANCE and 2 <= a <= 12 for _, a, _, actor in self._cells())
-        return {"turns": self.turn, "dice_rolls": int(dice_rolls),
-                "points": [self.victory_points(p) for p in seats],
-                "points_by_source": [self.points_by_source(p) for p in seats]}
+        """Turns played after setup, dice rolls, and each seat's points in all and by source, read from the
+        spectator's public view (victory-point cards count once the game is over and every hand is shown)."""
+        view = self.public_view(None)
+        return {"turns": view["turn"], "dice_rolls": sum(view["dice_counts"]),
+                "points": [seat.get("points", seat["visible_points"]) for seat in view["seats"]],
+                "points_by_source": [public.points_by_source(seat) for seat in view["seats"]]}
 
     @property
     def winner(self) -> int:

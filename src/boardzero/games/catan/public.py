@@ -103,6 +103,14 @@ def player(state, p: int, shows_hidden: bool) -> dict:
     return facts
 
 
+def points_by_source(facts: dict) -> dict[str, int]:
+    """Where a seat's points come from, from its facts in the view (``player``); they add up to its
+    ``points`` when those are shown, else victory-point cards count 0."""
+    return {"settlements": 5 - facts["settlements_left"], "cities": 2 * (4 - facts["cities_left"]),
+            "victory_point_cards": facts.get("development", {}).get("victory point", 0),
+            "longest_road": 2 * facts["longest_road"], "largest_army": 2 * facts["largest_army"]}
+
+
 def public_view(state, seat: int | None) -> dict:
     """What ``seat`` may see of a Catan position (``None``: a spectator), as JSON-ready data."""
     s = state.s
