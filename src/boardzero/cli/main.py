@@ -32,6 +32,7 @@ app.command("serve")(__import__("boardzero.cli.serve", fromlist=["serve"]).serve
 app.command("tournament")(__import__("boardzero.cli.tournament", fromlist=["tournament"]).tournament)
 app.command("ratings")(__import__("boardzero.cli.tournament", fromlist=["ratings"]).ratings)
 app.command("replay")(__import__("boardzero.cli.replay", fromlist=["replay"]).replay)
+app.command("curve")(__import__("boardzero.cli.curve", fromlist=["curve"]).curve)
 app.command("report")(__import__("boardzero.cli.report", fromlist=["report"]).report)
 app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(_bench.bench)
 

@@ -172,3 +172,32 @@ def outcomes(figures: GameFigures, path: str | Path, title: str = "") -> Path:
     if title:
         figure.suptitle(title)
     return _save(figure, path)
+
+
+def win_rates_over_time(curves: dict[str, list[dict[str, Any]]], path: str | Path, title: str = "") -> Path:
+    """One panel per opponent: each curve's win share (with its 95 % interval) against training minutes.
+    ``curves`` maps a label (a method, a run) to points with ``train_seconds``, ``opponent``, ``score`` and
+    ``ci95`` (``eval.curve``); a point may also be an in-training evaluation (``ci95`` None)."""
+    opponents = sorted({p["opponent"] for points in curves.values() for p in points})
+    figure, axes = _grid(len(opponents), columns=len(opponents) or 1, size=(5.0, 3.6))
+    for ax, opponent in zip(axes, opponents):
+        for label, points in curves.items():
+            mine = sorted((p for p in points if p["opponent"] == opponent), key=lambda p: p["train_seconds"])
+            if not mine:
+                continue
+            minutes = np.array([p["train_seconds"] / 60.0 for p in mine])
+            score = np.array([p["score"] for p in mine])
+            line = ax.plot(minutes, score, marker="o" if len(mine) < 30 else None, markersize=3, linewidth=1.4,
+                           label=label)[0]
+            if all(p.get("ci95") for p in mine):
+                low, high = np.array([p["ci95"] for p in mine]).T
+                ax.fill_between(minutes, low, high, color=line.get_color(), alpha=0.15)
+        ax.set_title(f"against {opponent}", fontsize=10)
+        ax.set_xlabel("training wall-clock minutes", fontsize=9)
+        ax.set_ylabel("win share", fontsize=9)
+        ax.set_ylim(-0.02, 1.02)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    if title:
+        figure.suptitle(title)
+    return _save(figure, path)

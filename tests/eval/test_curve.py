@@ -1,0 +1,28 @@
+"""Learning curves from checkpoints: every method's checkpoints rated the same way, against training time."""
+
+import json
+from dataclasses import asdict
+
+from boardzero.eval.curve import checkpoint_curve, load_curve, save_curve
+from boardzero.eval.plots import win_rates_over_time
+from boardzero.learn import config_from_dict, train
+
+TINY_TD = {"method": "td", "game": "tictactoe", "network": {"hidden": 16, "blocks": 1},
+           "selfplay": {"games_per_actor": 8, "precision": "float32"},
+           "train": {"steps": 6, "batch_size": 16, "min_replay": 32, "checkpoint_every": 3, "log_every": 3},
+           "eval": {"every": 0}}
+
+
+def test_a_run_curve_has_a_point_per_checkpoint_and_opponent(tmp_path):
+    run = tmp_path / "td"
+    train(config_from_dict(TINY_TD), run)
+    points = checkpoint_curve(run, ["random", "greedy"], games=4, most=2, workers=1)
+    assert [(p.step, p.opponent) for p in points] == [(3, "random"), (3, "greedy"), (6, "random"), (6, "greedy")]
+    seconds = [p.train_seconds for p in points]
+    assert seconds[0] <= seconds[2] and seconds[2] > 0  # later checkpoints had more training time
+    for p in points:
+        assert p.games == 4 and 0 <= p.wins <= 4 and 0 <= p.score <= 1 and p.ci95[0] <= p.wins / 4 <= p.ci95[1]
+    path = save_curve(points, tmp_path / "curve.json", run)
+    assert len(load_curve(path)["points"]) == 4 and json.loads(path.read_text())["run"] == str(run)
+    png = win_rates_over_time({"td": [asdict(p) for p in points]}, tmp_path / "curve.png")
+    assert png.stat().st_size > 5000
