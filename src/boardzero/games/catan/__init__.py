@@ -39,7 +39,12 @@ static tables (``NODE_HEXES``, ``NODE_EDGES``, ``EDGE_NODES``, ``HEX_NODES``, ..
 (``view.observation``) are for networks.
 """
 
-from boardzero.games.catan import engine
+from boardzero.core.jit_cache import stamp_with_package_sources
+
+# before any module below defines a compiled function: editing any file of this package recompiles them all
+stamp_with_package_sources(__path__[0])
+
+from boardzero.games.catan import engine  # noqa: E402
 from boardzero.games.catan.actions import (
     ACTION_KINDS,
     DEV_NAMES,
