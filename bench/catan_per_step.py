@@ -1,0 +1,200 @@
+"""Catan through the public per-step Game API: random games/s vs catanatron, and the time of each call.
+
+This is the path Python agents, search, the gym environments and the web server use: one Python
+call per action, chance drawn with ``boardzero.sample_chance(state, rng)`` from an
+``np.random.Generator``. (``catan_engine.py`` times the compiled random-play loop instead, which no
+Python agent can use.) All in one process on one core, side by side in the same run:
+
+1. Random games, full rules, 10 points, 1000-turn cap (as in ``catan_engine.py``), a fresh random
+   board per game, interleaved in ``--rounds`` chunks so that other load hits every loop alike:
+   - ``arena``: ``eval.match.play_game`` with ``random`` agents, the loop of ``boardzero arena``:
+     per decision a ``SeatView``, its legal actions, ``rng.integers``, ``state.apply``; per chance
+     node ``sample_chance(state, rng)``;
+   - ``arena+observe``: the same, and each decision also reads ``view.observation`` (all the
+     observation arrays a network agent may use), as a network agent does;
+   - catanatron 3.2.1 (``make bench``): ``Game([RandomPlayer(color), ...]).play()``, its own loop.
+   The ratio is games/s over catanatron's games/s. The engines split decisions differently (boardzero
+   discards card by card and names the robber's hex and victim in two steps), so steps per game are
+   printed too.
+2. Per call, in microseconds, averaged over positions taken from random games (decision positions
+   for the decision calls, chance positions for ``sample_chance``): ``legal_mask``,
+   ``legal_actions``, ``clone``, ``clone`` + ``apply`` of a legal action, ``sample_chance``,
+   ``observe``, and a whole ``SeatView`` decision of the random agent.
+
+Usage: ``python bench/catan_per_step.py [--games N] [--catanatron-games M] [--players 4] [--quick] [--json]``
+(``boardzero bench catan_per_step``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from catan_engine import INSTALL_HINT, TURN_CAP, Tally, catanatron_available, play_catanatron  # noqa: E402
+
+from boardzero.agents.random_agent import RandomAgent  # noqa: E402
+from boardzero.core.api import CHANCE, sample_chance  # noqa: E402
+from boardzero.core.view import SeatView  # noqa: E402
+from boardzero.eval.match import play_game  # noqa: E402
+from boardzero.games.catan import Catan, CatanOptions  # noqa: E402
+
+
+class ObservingRandomAgent(RandomAgent):
+    """A random agent that reads its observation first, as a network agent would."""
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        view.observation  # noqa: B018 - computed (and discarded) like a network agent's input
+        return super().act(view, rng)
+
+
+LOOPS = {"arena": RandomAgent, "arena+observe": ObservingRandomAgent}
+
+
+def play_arena(game: Catan, agent_class: type, seeds: range, tally: Tally, steps: list[int]) -> None:
+    agents = [agent_class(game) for _ in range(game.num_players)]
+    start = time.perf_counter()
+    for seed in seeds:
+        state = play_game(game, agents, np.random.default_rng(seed), seed=seed)
+        tally.turns.append(state.turn)
+        tally.won.append(state.winner >= 0)
+        steps.append(len(state.history))
+    tally.seconds += time.perf_counter() - start
+
+
+def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: int) -> list[dict]:
+    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random"))
+    play_arena(game, ObservingRandomAgent, range(seed, seed + 1), Tally(), [])  # compile / load caches untimed
+    tallies = {name: (Tally(), []) for name in LOOPS}
+    theirs = Tally() if catanatron_games > 0 else None
+    rounds = max(1, min(rounds, games, catanatron_games or games))
+    for k in range(rounds):
+        chunk = range(seed + k * games // rounds, seed + (k + 1) * games // rounds)
+        for name, agent_class in LOOPS.items():
+            play_arena(game, agent_class, chunk, *tallies[name])
+        if theirs is not None:
+            play_catanatron(players, range(seed + k * catanatron_games // rounds,
+                                           seed + (k + 1) * catanatron_games // rounds), theirs)
+    rows = []
+    reference = None
+    if theirs is not None:
+        reference = theirs.row("catanatron", players)
+        rows.append(dict(reference, benchmark="per_step_games"))
+    for name, (tally, steps) in tallies.items():
+        row = dict(tally.row(f"boardzero {name}", players), benchmark="per_step_games")
+        row["steps_per_game"] = float(np.mean(steps))
+        row["us_per_step"] = 1e6 * tally.seconds / sum(steps)
+        row["ratio_vs_catanatron"] = row["games_per_s"] / reference["games_per_s"] if reference else None
+        rows.append(row)
+    return rows
+
+
+# ----------------------------------------------------------------------------- per call
+def sample_positions(game: Catan, count: int, seed: int) -> tuple[list, list]:
+    """(decision positions, chance positions) visited by random games."""
+    rng = np.random.default_rng(seed)
+    decisions, chances = [], []
+    game_seed = seed
+    while len(decisions) < count or len(chances) < count:
+        state = game.new_state(seed=game_seed)
+        game_seed += 1
+        while not state.is_terminal():
+            keep = rng.random() < 0.05
+            if state.current_player == CHANCE:
+                if keep and len(chances) < count:
+                    chances.append(state.clone())
+                state.apply(sample_chance(state, rng))
+            else:
+                if keep and len(decisions) < count:
+                    decisions.append(state.clone())
+                legal = state.legal_actions()
+                state.apply(int(legal[rng.integers(len(legal))]))
+    return decisions, chances
+
+
+def per_call_us(fn, items: list, repeat: int = 5) -> float:
+    """Best of ``repeat`` passes over ``items``: microseconds per call of ``fn(item)``."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        best = min(best, time.perf_counter() - start)
+    return 1e6 * best / len(items)
+
+
+def bench_calls(players: int, positions: int, seed: int) -> dict:
+    game = Catan(CatanOptions(players=players))
+    decisions, chances = sample_positions(game, positions, seed)
+    rng = np.random.default_rng(seed)
+    agent = RandomAgent(game)
+    first_legal = [int(s.legal_actions()[0]) for s in decisions]
+    pairs = list(zip(decisions, first_legal))
+    seats = [(s, s.current_player) for s in decisions]
+    calls = {
+        "legal_mask": per_call_us(lambda s: s.legal_mask(), decisions),
+        "legal_actions": per_call_us(lambda s: s.legal_actions(), decisions),
+        "clone": per_call_us(lambda s: s.clone(), decisions),
+        "clone_apply": per_call_us(lambda p: p[0].clone().apply(p[1]), pairs),
+        "sample_chance": per_call_us(lambda s: sample_chance(s, rng), chances),
+        "observe": per_call_us(lambda p: p[0].observe(p[1]), seats),
+        "random_agent_act": per_call_us(lambda p: agent.act(SeatView(p[0], p[1]), rng), seats),
+    }
+    return {"benchmark": "per_call", "engine": "boardzero", "players": players, "positions": positions,
+            **{f"{name}_us": value for name, value in calls.items()}}
+
+
+# ----------------------------------------------------------------------------- main
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="boardzero games per loop and player count")
+    parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="interleave the loops in this many chunks (fair under changing load)")
+    parser.add_argument("--players", type=int, nargs="*", default=[4], help="player counts to run")
+    parser.add_argument("--positions", type=int, default=500, help="positions per call timed (per kind)")
+    parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.catanatron_games = min(args.games, 2), min(args.catanatron_games, 1)
+        args.positions = min(args.positions, 20)
+
+    emit = _json_line if args.json else _text_line
+    have_catanatron = catanatron_available()
+    if not have_catanatron:
+        print(INSTALL_HINT, file=sys.stderr if args.json else sys.stdout, flush=True)
+    for players in args.players:
+        emit(bench_calls(players, args.positions, args.seed))
+        for row in compare(players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds,
+                           args.seed):
+            emit(row)
+    return 0
+
+
+def _json_line(row: dict) -> None:
+    print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
+
+
+def _text_line(row: dict) -> None:
+    if row["benchmark"] == "per_call":
+        calls = "  ".join(f"{k[:-3]} {v:.2f}" for k, v in row.items() if k.endswith("_us"))
+        print(f"  per call {row['players']}p (us, {row['positions']} positions): {calls}", flush=True)
+        return
+    ratio = row.get("ratio_vs_catanatron")
+    extra = f"  {ratio:5.2f}x catanatron" if ratio else ""
+    steps = f"  {row['steps_per_game']:6.0f} steps/game, {row['us_per_step']:5.1f} us/step" \
+        if "steps_per_game" in row else ""
+    print(f"{row['engine']:>24} {row['players']}p: {row['games_per_s']:7.2f} games/s  "
+          f"{row['turns_per_game']:6.1f} turns/game{steps}  ({row['games']} games, "
+          f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
