@@ -11,7 +11,8 @@ What is measured, all in one process on one core, side by side in the same run:
    (``playout_only_games_per_s`` in the JSON leaves out the board creation, for information; the
    compared figure ``games_per_s`` includes it, as catanatron's includes its map creation.)
    The two engines run interleaved, in ``--rounds`` chunks each, so that other load on the machine
-   hits both alike. Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in
+   hits both alike (the ratio of this process's CPU time, ``cpu_ratio_vs_catanatron``, is steadier still on a
+   loaded machine). Both play to 10 victory points with a cap of 1000 turns (catanatron's built-in
    ``TURNS_LIMIT``; boardzero's ``turn_limit`` option set to match), and the fraction of games won
    before the cap is printed.
    Turns: a "turn" is one player's turn after the setup placements, and the turn in which the game is
@@ -57,16 +58,21 @@ INSTALL_HINT = ("catanatron is not installed; install it with `pip install catan
 
 # ----------------------------------------------------------------------------- random games
 class Tally:
-    """Accumulated time, turns and outcomes of one engine's games."""
+    """Accumulated time (wall clock and this process's CPU time), turns and outcomes of one engine's games."""
 
     def __init__(self) -> None:
-        self.seconds, self.playing, self.turns, self.won = 0.0, 0.0, [], []
+        self.seconds, self.cpu_seconds, self.playing, self.turns, self.won = 0.0, 0.0, 0.0, [], []
+
+    def timing(self):
+        """``with tally.timing():`` adds the block's wall-clock and CPU seconds."""
+        return _Timing(self)
 
     def row(self, engine: str, players: int) -> dict:
         games = len(self.turns)
         row = {
             "benchmark": "random_games", "engine": engine, "players": players, "games": games,
             "seconds": round(self.seconds, 4), "games_per_s": games / self.seconds,
+            "cpu_games_per_s": games / self.cpu_seconds,  # steadier than wall clock on a loaded machine
             "turns_per_game": float(np.mean(self.turns)), "won_before_cap": float(np.mean(self.won)),
         }
         if self.playing:
@@ -74,16 +80,27 @@ class Tally:
         return row
 
 
+class _Timing:
+    def __init__(self, tally: Tally) -> None:
+        self.tally = tally
+
+    def __enter__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def __exit__(self, *exc) -> None:
+        self.tally.seconds += time.perf_counter() - self.wall
+        self.tally.cpu_seconds += time.process_time() - self.cpu
+
+
 def play_boardzero(game: Catan, seeds: range, tally: Tally) -> None:
-    start = time.perf_counter()
-    for seed in seeds:
-        s = game.initial_array(seed)
-        begin = time.perf_counter()
-        random_playout(s, seed)
-        tally.playing += time.perf_counter() - begin
-        tally.turns.append(int(s[E.G_TURN]))
-        tally.won.append(bool(s[E.G_WINNER] >= 0))
-    tally.seconds += time.perf_counter() - start
+    with tally.timing():
+        for seed in seeds:
+            s = game.initial_array(seed)
+            begin = time.perf_counter()
+            random_playout(s, seed)
+            tally.playing += time.perf_counter() - begin
+            tally.turns.append(int(s[E.G_TURN]))
+            tally.won.append(bool(s[E.G_WINNER] >= 0))
 
 
 def catanatron_available() -> bool:
@@ -99,13 +116,12 @@ def play_catanatron(players: int, seeds: range, tally: Tally) -> None:
 
     colors = list(Color)[:players]
     saved = random.getstate()
-    start = time.perf_counter()
-    for seed in seeds:
-        match = Game([RandomPlayer(c) for c in colors], seed=seed + 1, vps_to_win=10)  # seed 0 means "random"
-        winner = match.play()
-        tally.turns.append(match.state.num_turns - 2 * (players - 1))
-        tally.won.append(winner is not None)
-    tally.seconds += time.perf_counter() - start
+    with tally.timing():
+        for seed in seeds:
+            match = Game([RandomPlayer(c) for c in colors], seed=seed + 1, vps_to_win=10)  # seed 0 means "random"
+            winner = match.play()
+            tally.turns.append(match.state.num_turns - 2 * (players - 1))
+            tally.won.append(winner is not None)
     random.setstate(saved)  # catanatron seeds the global `random` module
 
 
@@ -123,6 +139,7 @@ def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: 
     rows = [theirs.row("catanatron", players)] if theirs is not None else []
     row = ours.row("boardzero", players)
     row["ratio_vs_catanatron"] = row["games_per_s"] / rows[0]["games_per_s"] if rows else None
+    row["cpu_ratio_vs_catanatron"] = row["cpu_games_per_s"] / rows[0]["cpu_games_per_s"] if rows else None
     return rows + [row]
 
 
@@ -230,8 +247,8 @@ def _json_line(row: dict) -> None:
 def _text_line(row: dict) -> None:
     kind = row["benchmark"]
     if kind == "random_games":
-        ratio = row.get("ratio_vs_catanatron")
-        extra = f"  {ratio:7.1f}x catanatron" if ratio else ""
+        ratio, cpu_ratio = row.get("ratio_vs_catanatron"), row.get("cpu_ratio_vs_catanatron")
+        extra = f"  {ratio:7.1f}x catanatron (CPU time: {cpu_ratio:.1f}x)" if ratio else ""
         print(f"{row['engine']:>11} {row['players']}p: {row['games_per_s']:10.1f} games/s  "
               f"{row['turns_per_game']:6.1f} turns/game  ({row['games']} games, "
               f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)

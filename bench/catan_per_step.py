@@ -13,7 +13,8 @@ Python agent can use.) All in one process on one core, side by side in the same 
    - ``arena+observe``: the same, and each decision also reads ``view.observation`` (all the
      observation arrays a network agent may use), as a network agent does;
    - catanatron 3.2.1 (``make bench``): ``Game([RandomPlayer(color), ...]).play()``, its own loop.
-   The ratio is games/s over catanatron's games/s. The engines split decisions differently (boardzero
+   The ratio is games/s over catanatron's games/s, by wall clock and by this process's CPU time (steadier
+   when other programs load the machine). The engines split decisions differently (boardzero
    discards card by card and names the robber's hex and victim in two steps), so steps per game are
    printed too.
 2. Per call, in microseconds, averaged over positions taken from random games (decision positions
@@ -58,13 +59,12 @@ LOOPS = {"arena": RandomAgent, "arena+observe": ObservingRandomAgent}
 
 def play_arena(game: Catan, agent_class: type, seeds: range, tally: Tally, steps: list[int]) -> None:
     agents = [agent_class(game) for _ in range(game.num_players)]
-    start = time.perf_counter()
-    for seed in seeds:
-        state = play_game(game, agents, np.random.default_rng(seed), seed=seed)
-        tally.turns.append(state.turn)
-        tally.won.append(state.winner >= 0)
-        steps.append(len(state.history))
-    tally.seconds += time.perf_counter() - start
+    with tally.timing():
+        for seed in seeds:
+            state = play_game(game, agents, np.random.default_rng(seed), seed=seed)
+            tally.turns.append(state.turn)
+            tally.won.append(state.winner >= 0)
+            steps.append(len(state.history))
 
 
 def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: int) -> list[dict]:
@@ -89,7 +89,10 @@ def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: 
         row = dict(tally.row(f"boardzero {name}", players), benchmark="per_step_games")
         row["steps_per_game"] = float(np.mean(steps))
         row["us_per_step"] = 1e6 * tally.seconds / sum(steps)
+        row["cpu_us_per_step"] = 1e6 * tally.cpu_seconds / sum(steps)
         row["ratio_vs_catanatron"] = row["games_per_s"] / reference["games_per_s"] if reference else None
+        row["cpu_ratio_vs_catanatron"] = (row["cpu_games_per_s"] / reference["cpu_games_per_s"]
+                                          if reference else None)
         rows.append(row)
     return rows
 
@@ -154,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="boardzero games per loop and player count")
     parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
-    parser.add_argument("--rounds", type=int, default=4,
+    parser.add_argument("--rounds", type=int, default=10,
                         help="interleave the loops in this many chunks (fair under changing load)")
     parser.add_argument("--players", type=int, nargs="*", default=[4], help="player counts to run")
     parser.add_argument("--positions", type=int, default=500, help="positions per call timed (per kind)")
@@ -187,11 +190,12 @@ def _text_line(row: dict) -> None:
         calls = "  ".join(f"{k[:-3]} {v:.2f}" for k, v in row.items() if k.endswith("_us"))
         print(f"  per call {row['players']}p (us, {row['positions']} positions): {calls}", flush=True)
         return
-    ratio = row.get("ratio_vs_catanatron")
-    extra = f"  {ratio:5.2f}x catanatron" if ratio else ""
+    ratio, cpu_ratio = row.get("ratio_vs_catanatron"), row.get("cpu_ratio_vs_catanatron")
+    extra = f"  {ratio:5.2f}x catanatron (CPU time: {cpu_ratio:5.2f}x)" if ratio else ""
     steps = f"  {row['steps_per_game']:6.0f} steps/game, {row['us_per_step']:5.1f} us/step" \
         if "steps_per_game" in row else ""
-    print(f"{row['engine']:>24} {row['players']}p: {row['games_per_s']:7.2f} games/s  "
+    print(f"{row['engine']:>24} {row['players']}p: {row['games_per_s']:7.2f} games/s "
+          f"({row['cpu_games_per_s']:7.2f} per CPU second)  "
           f"{row['turns_per_game']:6.1f} turns/game{steps}  ({row['games']} games, "
           f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)
 
