@@ -1,3 +1,4 @@
+import hashlib
 import json
 
 import numpy as np
@@ -7,6 +8,7 @@ import torch
 from boardzero.core.errors import CheckpointError
 from boardzero.core.registry import make
 from boardzero.nn import build_network, load_network, save_network, spec_for_game
+from boardzero.nn.checkpoint import extra_path, read_extra, read_metadata
 
 
 @pytest.fixture
@@ -33,16 +35,48 @@ def test_foreign_game(saved):
         load_network(path, game=make("connect4"))
 
 
-def test_corrupt_weights(saved):
+def flip_byte(path, offset_from_end=8):
+    """Flip every bit of one byte near the end of the file (inside the tensor data, past the header)."""
+    data = bytearray(path.read_bytes())
+    data[-offset_from_end] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_weights_file_with_one_byte_flipped_is_refused(saved):
+    game, _, path = saved
+    weights = path.with_suffix(".safetensors")
+    flip_byte(weights)
+    with pytest.raises(CheckpointError, match="do not match the checksum"):
+        load_network(path, game=game)
+
+
+def test_a_shipped_model_with_one_byte_flipped_is_refused(tmp_path):
+    from boardzero.agents.az import shipped_model
+
+    game = make("connect4")
+    source = shipped_model(game).parent
+    for name in ("model.json", "model.safetensors"):
+        (tmp_path / name).write_bytes((source / name).read_bytes())
+    assert load_network(tmp_path, game=game)[1]["game"] == "connect4"  # the copy loads before the flip
+    flip_byte(tmp_path / "model.safetensors", offset_from_end=1000)
+    with pytest.raises(CheckpointError, match="model.safetensors: contents do not match the checksum"):
+        load_network(tmp_path, game=game)
+
+
+def test_truncated_or_garbage_weights_are_refused(saved):
     _, _, path = saved
     weights = path.with_suffix(".safetensors")
     weights.write_bytes(weights.read_bytes()[:100])
     with pytest.raises(CheckpointError, match="checksum"):
         load_network(path)
     meta = json.loads(path.read_text())
-    del meta["weights_sha256"]
+    meta["weights_sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()  # the checksum matches the garbage
     path.write_text(json.dumps(meta))
     with pytest.raises(CheckpointError, match="not a valid safetensors"):
+        load_network(path)
+    del meta["weights_sha256"]
+    path.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="lacks 'weights_sha256'"):
         load_network(path)
 
 
