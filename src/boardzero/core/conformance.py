@@ -51,7 +51,8 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
         _check_record_replay(game, state)
         _check_symmetries(game, state)
         lengths.append(steps)
-    return {"games": num_games, "mean_length": float(np.mean(lengths)), "max_length": int(max(lengths))}
+    return {"games": num_games, "mean_length": float(np.mean(lengths)), "min_length": int(min(lengths)),
+            "max_length": int(max(lengths))}
 
 
 def _check_symmetries(game: Game, final: State) -> None:
