@@ -208,28 +208,40 @@ def bench_clone(players: int, seed: int = 0) -> dict:
 
 
 # ----------------------------------------------------------------------------- main
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="boardzero games per player count")
+def comparison_parser(description: str, *, games: int, rounds: int, players: list[int]) -> argparse.ArgumentParser:
+    """The options every side-by-side Catan benchmark takes."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=games, help="boardzero games per player count (and loop)")
     parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
-    parser.add_argument("--rounds", type=int, default=8,
-                        help="interleave the two engines in this many chunks (fair under changing load)")
-    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts to run")
-    parser.add_argument("--batch-size", type=int, nargs="*", default=[64, 1024],
-                        help="games stepped at once (batched benchmark; one line per size)")
-    parser.add_argument("--steps", type=int, default=300, help="batched steps to time")
+    parser.add_argument("--rounds", type=int, default=rounds,
+                        help="interleave the engines in this many chunks (fair under changing load)")
+    parser.add_argument("--players", type=int, nargs="*", default=players, help="player counts to run")
     parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test): few games and steps")
     parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     parser.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def catanatron_or_hint(as_json: bool) -> bool:
+    """Whether catanatron is installed; if not, says how to install it."""
+    if catanatron_available():
+        return True
+    print(INSTALL_HINT, file=sys.stderr if as_json else sys.stdout, flush=True)
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = comparison_parser(__doc__.splitlines()[0], games=2000, rounds=8, players=[2, 3, 4])
+    parser.add_argument("--batch-size", type=int, nargs="*", default=[64, 1024],
+                        help="games stepped at once (batched benchmark; one line per size)")
+    parser.add_argument("--steps", type=int, default=300, help="batched steps to time")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.catanatron_games = min(args.games, 50), min(args.catanatron_games, 2)
         args.batch_size, args.steps = [min(b, 64) for b in args.batch_size[:1]], min(args.steps, 20)
 
-    emit = _json_line if args.json else _text_line
-    have_catanatron = catanatron_available()
-    if not have_catanatron:
-        print(INSTALL_HINT, file=sys.stderr if args.json else sys.stdout, flush=True)
+    emit = json_line if args.json else _text_line
+    have_catanatron = catanatron_or_hint(args.json)
     for players in args.players:
         for row in compare(players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds,
                            args.seed):
@@ -240,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _json_line(row: dict) -> None:
+def json_line(row: dict) -> None:
     print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
 
 

@@ -28,8 +28,6 @@ Usage: ``python bench/catan_per_step.py [--games N] [--catanatron-games M] [--pl
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -37,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from catan_engine import INSTALL_HINT, TURN_CAP, Tally, catanatron_available, play_catanatron  # noqa: E402
+from catan_engine import TURN_CAP, Tally, catanatron_or_hint, comparison_parser, json_line, play_catanatron  # noqa: E402
 
 from boardzero.agents.random_agent import RandomAgent  # noqa: E402
 from boardzero.core.api import CHANCE, sample_chance  # noqa: E402
@@ -154,35 +152,21 @@ def bench_calls(players: int, positions: int, seed: int) -> dict:
 
 # ----------------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="boardzero games per loop and player count")
-    parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
-    parser.add_argument("--rounds", type=int, default=10,
-                        help="interleave the loops in this many chunks (fair under changing load)")
-    parser.add_argument("--players", type=int, nargs="*", default=[4], help="player counts to run")
+    parser = comparison_parser(__doc__.splitlines()[0], games=100, rounds=10, players=[4])
     parser.add_argument("--positions", type=int, default=500, help="positions per call timed (per kind)")
-    parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
-    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.catanatron_games = min(args.games, 2), min(args.catanatron_games, 1)
         args.positions = min(args.positions, 20)
 
-    emit = _json_line if args.json else _text_line
-    have_catanatron = catanatron_available()
-    if not have_catanatron:
-        print(INSTALL_HINT, file=sys.stderr if args.json else sys.stdout, flush=True)
+    emit = json_line if args.json else _text_line
+    have_catanatron = catanatron_or_hint(args.json)
     for players in args.players:
         emit(bench_calls(players, args.positions, args.seed))
         for row in compare(players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds,
                            args.seed):
             emit(row)
     return 0
-
-
-def _json_line(row: dict) -> None:
-    print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
 
 
 def _text_line(row: dict) -> None:
