@@ -122,3 +122,16 @@ def test_a_checkpoint_fits_games_whose_model_options_match(tmp_path):
     load_network(path, game=make("catan", players=2, board="beginner"))
     with pytest.raises(CheckpointError, match="players=2 \\(here 3\\)"):
         load_network(path, game=make("catan", players=3))
+
+
+@pytest.mark.parametrize("name", ["optim", "replay"])
+def test_an_extra_file_with_one_byte_flipped_is_refused(tmp_path, name):
+    game = make("tictactoe")
+    net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
+    extras = {"optim": {"state.0.exp_avg": np.ones(5, np.float32)}, "replay": {"obs": np.zeros((3, 18), np.float32)}}
+    path = save_network(tmp_path / "step_00000007", net, {"game": game.name, "game_options": {}}, extras=extras)
+    meta = read_metadata(path)
+    assert read_extra(path, meta, name).keys() == extras[name].keys()  # intact: loads
+    flip_byte(extra_path(path, name), offset_from_end=1)
+    with pytest.raises(CheckpointError, match=f"step_00000007.{name}.safetensors: contents do not match the checksum"):
+        read_extra(path, meta, name)
