@@ -17,7 +17,7 @@ Python agent can use.) All in one process on one core, side by side in the same 
    when other programs load the machine). The engines split decisions differently (boardzero
    discards card by card and names the robber's hex and victim in two steps), so steps per game are
    printed too.
-2. Per call, in microseconds, averaged over positions taken from random games (decision positions
+2. Per call, in microseconds of CPU time, averaged over positions taken from random games (decision positions
    for the decision calls, chance positions for ``sample_chance``): ``legal_mask``,
    ``legal_actions``, ``clone``, ``clone`` + ``apply`` of a legal action, ``sample_chance``,
    ``observe``, and a whole ``SeatView`` decision of the random agent.
@@ -119,13 +119,14 @@ def sample_positions(game: Catan, count: int, seed: int) -> tuple[list, list]:
 
 
 def per_call_us(fn, items: list, repeat: int = 5) -> float:
-    """Best of ``repeat`` passes over ``items``: microseconds per call of ``fn(item)``."""
+    """Best of ``repeat`` passes over ``items``: microseconds of this process's CPU time per call of
+    ``fn(item)`` (CPU time, so that other programs on a busy machine do not count)."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         for item in items:
             fn(item)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return 1e6 * best / len(items)
 
 
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 def _text_line(row: dict) -> None:
     if row["benchmark"] == "per_call":
         calls = "  ".join(f"{k[:-3]} {v:.2f}" for k, v in row.items() if k.endswith("_us"))
-        print(f"  per call {row['players']}p (us, {row['positions']} positions): {calls}", flush=True)
+        print(f"  per call {row['players']}p (us of CPU time, {row['positions']} positions): {calls}", flush=True)
         return
     ratio, cpu_ratio = row.get("ratio_vs_catanatron"), row.get("cpu_ratio_vs_catanatron")
     extra = f"  {ratio:5.2f}x catanatron (CPU time: {cpu_ratio:5.2f}x)" if ratio else ""
