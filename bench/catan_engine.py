@@ -30,7 +30,9 @@ What is measured, all in one process on one core, side by side in the same run:
    new board, ~0.2 ms in Python) is then mostly outside the timing; spread over a game it is ~0.1 us
    per step.
 3. ``clone()``: ``CatanState.clone()`` (Python object plus one array copy) and the raw engine array
-   copy ``s.copy()``, in microseconds per call (best of several timeit repeats).
+   copy ``s.copy()``, in microseconds of CPU time per call (best of several timeit repeats).
+Rates are given per wall-clock second and per second of this process's CPU time; on a machine busy
+with other work the second is what one free core would give.
 
 Usage: ``python bench/catan_engine.py [--games N] [--catanatron-games M] [--players 4] [--quick] [--json]``
 (``boardzero bench catan_engine --quick`` from the CLI). With ``--json``, one JSON object per line.
@@ -170,15 +172,16 @@ def bench_batched(players: int, batch_size: int, steps: int, seed: int = 0) -> d
         random_legal_actions(masks, actions)
         masks, obs, seats, rewards, done = env.step(actions)
     finished = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(steps):
         random_legal_actions(masks, actions)
         masks, obs, seats, rewards, done = env.step(actions)
         finished += int(done.sum())
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     return {
         "benchmark": "batched", "engine": "boardzero", "players": players, "batch_size": batch_size,
         "steps": steps, "seconds": round(elapsed, 4), "steps_per_s": batch_size * steps / elapsed,
+        "cpu_steps_per_s": batch_size * steps / cpu,
         "games_finished": finished, "observation_size": int(obs.shape[1]),
     }
 
@@ -199,8 +202,9 @@ def bench_clone(players: int, seed: int = 0) -> dict:
             state.apply(int(legal[rng.integers(len(legal))]))
     array = state.s
     number = 200_000
-    clone_us = min(timeit.repeat(state.clone, number=number, repeat=5)) / number * 1e6
-    copy_us = min(timeit.repeat(array.copy, number=number, repeat=5)) / number * 1e6
+    cpu = time.process_time  # CPU time: steady when other programs load the machine
+    clone_us = min(timeit.repeat(state.clone, number=number, repeat=5, timer=cpu)) / number * 1e6
+    copy_us = min(timeit.repeat(array.copy, number=number, repeat=5, timer=cpu)) / number * 1e6
     return {
         "benchmark": "clone", "engine": "boardzero", "players": players, "state_clone_us": clone_us,
         "array_copy_us": copy_us, "state_bytes": int(array.nbytes),
@@ -261,16 +265,18 @@ def _text_line(row: dict) -> None:
     if kind == "random_games":
         ratio, cpu_ratio = row.get("ratio_vs_catanatron"), row.get("cpu_ratio_vs_catanatron")
         extra = f"  {ratio:7.1f}x catanatron (CPU time: {cpu_ratio:.1f}x)" if ratio else ""
-        print(f"{row['engine']:>11} {row['players']}p: {row['games_per_s']:10.1f} games/s  "
+        print(f"{row['engine']:>11} {row['players']}p: {row['games_per_s']:10.1f} games/s "
+              f"({row['cpu_games_per_s']:8.1f} per CPU second)  "
               f"{row['turns_per_game']:6.1f} turns/game  ({row['games']} games, "
               f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)
     elif kind == "batched":
-        print(f"    batched {row['players']}p: {row['steps_per_s']:10.0f} policy-steps/s  (batch {row['batch_size']}, "
+        print(f"    batched {row['players']}p: {row['steps_per_s']:10.0f} policy-steps/s "
+              f"({row['cpu_steps_per_s']:8.0f} per CPU second)  (batch {row['batch_size']}, "
               f"{row['steps']} steps, random legal actions from the masks, observations encoded, one core)",
               flush=True)
     else:
         print(f"      clone {row['players']}p: CatanState.clone() {row['state_clone_us']:.2f} us, "
-              f"raw array copy {row['array_copy_us']:.2f} us ({row['state_bytes']} bytes)", flush=True)
+              f"raw array copy {row['array_copy_us']:.2f} us of CPU time ({row['state_bytes']} bytes)", flush=True)
 
 
 if __name__ == "__main__":
