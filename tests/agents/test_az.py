@@ -2,13 +2,13 @@ import numpy as np
 import pytest
 
 from boardzero.agents.az import AZAgent, PolicyAgent
-from boardzero.agents.best import MODELS_DIR
+from boardzero.agents.best import MODELS_DIR, shipped_model
 from boardzero.agents.registry import make_agent
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
-from boardzero.nn.checkpoint import read_tensors
+from boardzero.nn.checkpoint import read_metadata, read_tensors
 from boardzero.nn import build_network, save_network, spec_for_game
 
 
@@ -57,7 +57,8 @@ def test_best_uses_the_shipped_model(game_name):
     assert isinstance(agent, PolicyAgent)
     assert isinstance(make_agent("best:sims=4", game), AZAgent)
     play_game(game, [agent] * game.num_players, np.random.default_rng(0))
-    shipped = read_tensors(MODELS_DIR / game_name / "model.safetensors")
+    model = shipped_model(game)
+    shipped = read_tensors(model.with_name(read_metadata(model)["weights"]))
     loaded = agent.evaluator.net.state_dict()
     assert set(shipped) == set(loaded) and all(np.array_equal(shipped[k], loaded[k].numpy()) for k in shipped)
 

@@ -51,16 +51,17 @@ def test_a_weights_file_with_one_byte_flipped_is_refused(saved):
 
 
 def test_a_shipped_model_with_one_byte_flipped_is_refused(tmp_path):
-    from boardzero.agents.az import shipped_model
+    from boardzero.agents.best import shipped_model
 
     game = make("connect4")
-    source = shipped_model(game).parent
-    for name in ("model.json", "model.safetensors"):
-        (tmp_path / name).write_bytes((source / name).read_bytes())
-    assert load_network(tmp_path, game=game)[1]["game"] == "connect4"  # the copy loads before the flip
-    flip_byte(tmp_path / "model.safetensors", offset_from_end=1000)
-    with pytest.raises(CheckpointError, match="model.safetensors: contents do not match the checksum"):
-        load_network(tmp_path, game=game)
+    source = shipped_model(game)
+    weights = read_metadata(source)["weights"]
+    for name in (source.name, weights):
+        (tmp_path / name).write_bytes((source.parent / name).read_bytes())
+    assert load_network(tmp_path / source.name, game=game)[1]["game"] == "connect4"  # the copy loads before the flip
+    flip_byte(tmp_path / weights, offset_from_end=1000)
+    with pytest.raises(CheckpointError, match=f"{weights}: contents do not match the checksum"):
+        load_network(tmp_path / source.name, game=game)
 
 
 def test_truncated_or_garbage_weights_are_refused(saved):
