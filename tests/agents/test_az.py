@@ -2,11 +2,13 @@ import numpy as np
 import pytest
 
 from boardzero.agents.az import AZAgent, PolicyAgent
-from boardzero.agents.best import MODELS_DIR
+from boardzero.agents.best import MODELS_DIR, shipped_model
 from boardzero.agents.registry import make_agent
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
+from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
+from boardzero.nn.checkpoint import read_metadata, read_tensors
 from boardzero.nn import build_network, save_network, spec_for_game
 
 
@@ -28,8 +30,10 @@ def test_az_specs(checkpoint):
     sampled = make_agent(f"policy:{run},temperature=1.0", game)
     rng = np.random.default_rng(0)
     for agents in ([searcher, greedy], [policy, sampled]):
-        state = play_game(game, agents, rng)
-        assert state.is_terminal()
+        play_game(game, agents, rng)  # every agent plays whole games (play_game refuses illegal moves)
+    view = SeatView(game.new_state(), 0)
+    assert greedy.act(view, rng) == policy.act(view, rng)  # the same checkpoint's most probable move
+    assert len({sampled.act(view, np.random.default_rng(seed)) for seed in range(30)}) > 1  # temperature 1
 
 
 def test_bad_checkpoint_specs(checkpoint, tmp_path):
@@ -52,8 +56,11 @@ def test_best_uses_the_shipped_model(game_name):
     agent = make_agent("best:greedy", game)
     assert isinstance(agent, PolicyAgent)
     assert isinstance(make_agent("best:sims=4", game), AZAgent)
-    state = play_game(game, [agent] * game.num_players, np.random.default_rng(0))
-    assert state.is_terminal()
+    play_game(game, [agent] * game.num_players, np.random.default_rng(0))
+    model = shipped_model(game)
+    shipped = read_tensors(model.with_name(read_metadata(model)["weights"]))
+    loaded = agent.evaluator.net.state_dict()
+    assert set(shipped) == set(loaded) and all(np.array_equal(shipped[k], loaded[k].numpy()) for k in shipped)
 
 
 def test_best_without_a_shipped_model(monkeypatch, tmp_path):

@@ -55,3 +55,25 @@ def test_gym_envs_bench_runs_side_by_side():
     rows = {r["benchmark"]: r for r in map(json.loads, done.stdout.splitlines())}
     assert set(rows) == {"gym", "pettingzoo", "vector"}
     assert rows["gym"]["ratio_vs_gym"] == 1.0 and all(r["steps"] > 0 for r in rows.values())
+
+
+PER_STEP = SCRIPT.with_name("catan_per_step.py")
+
+
+def test_per_step_benchmark_times_every_call_and_the_arena_loop():
+    done = subprocess.run([sys.executable, str(PER_STEP), "--quick", "--json", "--players", "2", "--positions", "5"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    calls = next(r for r in rows if r["benchmark"] == "per_call")
+    for name in ("legal_mask", "legal_actions", "clone", "clone_apply", "sample_chance", "observe", "random_agent_act"):
+        assert calls[f"{name}_us"] > 0
+    loops = {r["engine"]: r for r in rows if r["benchmark"] == "per_step_games"}
+    assert {"boardzero arena", "boardzero arena+observe"} <= set(loops)
+    arena = loops["boardzero arena"]
+    assert arena["games"] == 2 and arena["steps_per_game"] > 100 and arena["us_per_step"] > 0
+    if "catanatron" in loops:
+        assert arena["ratio_vs_catanatron"] == pytest.approx(
+            arena["games_per_s"] / loops["catanatron"]["games_per_s"], rel=1e-3)
+    else:
+        assert arena["ratio_vs_catanatron"] is None and "pip install catanatron" in done.stderr

@@ -26,3 +26,4 @@ def test_accuracy_json_and_cache(tmp_path):
 def test_accuracy_refuses_unsolved_games():
     result = CliRunner().invoke(app, ["accuracy", "kuhn_poker", "random"])
     assert result.exit_code != 0
+    assert "needs an exact solver; solved games: connect4, tictactoe" in str(result.exception)

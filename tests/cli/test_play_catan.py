@@ -53,7 +53,7 @@ def test_human_agent_plays_a_whole_two_player_game_against_the_heuristic():
     person = ScriptedPerson(screen)
     human = HumanAgent(game, stdin=person, stdout=screen)
     final = play_game(game, [human, make_agent("heuristic", game)], np.random.default_rng(5), seed=5)
-    assert final.is_terminal()
+    assert final.winner >= 0  # played to a finish, not stopped by the turn limit
     assert person.answers > 20
     assert "is not a legal move" not in screen.getvalue()
     assert result_line(final, 0).startswith("result: ")

@@ -8,11 +8,15 @@ from boardzero.games.connect4 import Connect4
 from boardzero.games.kuhn_poker import KuhnPoker, KuhnState
 
 
-@pytest.mark.parametrize("name,options", [("tictactoe", {}), ("connect4", {}), ("kuhn_poker", {"players": 2}),
-                                          ("kuhn_poker", {"players": 3})])
-def test_small_games_pass_the_conformance_check(name, options):
+# steps per game (chance deals included) that the rules allow: tic-tac-toe 5-9 moves, Connect 4 7-42,
+# Kuhn poker one deal per seat then one bet each and at most one more round of answers
+@pytest.mark.parametrize("name,options,shortest,longest", [("tictactoe", {}, 5, 9), ("connect4", {}, 7, 42),
+                                                           ("kuhn_poker", {"players": 2}, 4, 5),
+                                                           ("kuhn_poker", {"players": 3}, 6, 8)])
+def test_small_games_pass_the_conformance_check(name, options, shortest, longest):
     stats = check_game(make(name, **options), num_games=40)
-    assert stats["games"] == 40 and stats["mean_length"] > 0
+    assert shortest <= stats["min_length"] <= stats["mean_length"] <= stats["max_length"] <= longest
+    assert stats["min_length"] < stats["max_length"]  # random games vary
 
 
 class _LeakyState(KuhnState):

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
-from boardzero.eval.accuracy import load_positions, move_accuracy, sample_positions, save_positions
+from boardzero.eval.accuracy import (
+    expected_random_accuracy,
+    load_positions,
+    move_accuracy,
+    sample_positions,
+    save_positions,
+)
 
 
 def test_tictactoe_positions_and_accuracies(rng, tmp_path):
@@ -20,6 +27,9 @@ def test_tictactoe_positions_and_accuracies(rng, tmp_path):
     perfect = move_accuracy("solver", game, positions, rng)
     assert perfect.accuracy == 1.0 and perfect.positions == 40
     random = move_accuracy("random", game, positions, rng)
+    expected = expected_random_accuracy(positions)
+    draws = [move_accuracy("random", game, positions, np.random.default_rng(seed)).accuracy for seed in range(40)]
+    assert 0.1 < expected < 0.9 and abs(np.mean(draws) - expected) < 0.03  # 40 draws of random average to it
     assert random.accuracy < 0.9
     assert sum(n for _, n in random.by_best.values()) == 40
     path = tmp_path / "positions.json"

@@ -21,7 +21,8 @@ def test_arena_counts_add_up_and_rotate_seats():
     assert sorted(g.seats[0] for g in result.games) == [0] * 10 + [1] * 10
     assert greedy.wins > random.wins
     data = result.to_dict()
-    assert data["agents"][0]["spec"] == "greedy" and 0 <= data["agents"][0]["win_rate_ci95"][0] <= 1
+    assert data["agents"][0]["spec"] == "greedy"
+    assert data["agents"][0]["win_rate_ci95"] == list(wilson_interval(greedy.wins, 20))
     first = [g for g in result.games if g.seats[0] == 0]  # games where greedy moved first
     first_wins = sum(g.returns[0] > g.returns[1] for g in first)
     assert data["agents"][0]["by_seat"]["0"]["wins"] == first_wins
@@ -45,7 +46,10 @@ def test_too_many_agents_is_a_config_error():
         run_arena("connect4", ["random"] * 3, num_games=1)
 
 
-def test_wilson_interval_brackets_the_rate():
-    low, high = wilson_interval(95, 100)
-    assert low < 0.95 < high and high <= 1.0
+def test_wilson_interval_has_the_textbook_values():
+    # 95 % Wilson score intervals (as statsmodels' proportion_confint(..., method="wilson") gives them)
+    assert wilson_interval(95, 100) == pytest.approx((0.8882, 0.9785), abs=1e-4)
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
     assert wilson_interval(0, 0) == (0.0, 1.0)

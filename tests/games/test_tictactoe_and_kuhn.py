@@ -48,7 +48,12 @@ def test_kuhn_checkers_answer_a_later_bet_and_the_best_caller_wins():
 def test_kuhn_hides_other_cards_and_resamples_only_them(rng):
     state = deal([2, 0, 1], PASS, players=3)
     assert state.public_history(1)[:3] == [None, 0, None]
-    for _ in range(20):
+    dealt = []
+    for _ in range(200):
         sample = state.sample_hidden(1, rng)
-        assert sample.cards[1] == 0 and sorted(sample.cards) != [] and len(set(sample.cards)) == 3
+        assert sample.cards[1] == 0 and len(set(sample.cards)) == 3 and set(sample.cards) <= {0, 1, 2, 3}
+        assert sample.history[3:] == state.history[3:]  # the betting is public and kept
         assert np.array_equal(sample.observe(1)["flat"], state.observe(1)["flat"])
+        dealt.append(sample.cards)
+    # the others' cards are redrawn from every card seat 1 does not hold
+    assert {c[0] for c in dealt} == {c[2] for c in dealt} == {1, 2, 3}

@@ -1,3 +1,4 @@
+import hashlib
 import json
 
 import numpy as np
@@ -7,6 +8,7 @@ import torch
 from boardzero.core.errors import CheckpointError
 from boardzero.core.registry import make
 from boardzero.nn import build_network, load_network, save_network, spec_for_game
+from boardzero.nn.checkpoint import extra_path, read_extra, read_metadata
 
 
 @pytest.fixture
@@ -33,16 +35,49 @@ def test_foreign_game(saved):
         load_network(path, game=make("connect4"))
 
 
-def test_corrupt_weights(saved):
+def flip_byte(path, offset_from_end=8):
+    """Flip every bit of one byte near the end of the file (inside the tensor data, past the header)."""
+    data = bytearray(path.read_bytes())
+    data[-offset_from_end] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_weights_file_with_one_byte_flipped_is_refused(saved):
+    game, _, path = saved
+    weights = path.with_suffix(".safetensors")
+    flip_byte(weights)
+    with pytest.raises(CheckpointError, match="do not match the checksum"):
+        load_network(path, game=game)
+
+
+def test_a_shipped_model_with_one_byte_flipped_is_refused(tmp_path):
+    from boardzero.agents.best import shipped_model
+
+    game = make("connect4")
+    source = shipped_model(game)
+    weights = read_metadata(source)["weights"]
+    for name in (source.name, weights):
+        (tmp_path / name).write_bytes((source.parent / name).read_bytes())
+    assert load_network(tmp_path / source.name, game=game)[1]["game"] == "connect4"  # the copy loads before the flip
+    flip_byte(tmp_path / weights, offset_from_end=1000)
+    with pytest.raises(CheckpointError, match=f"{weights}: contents do not match the checksum"):
+        load_network(tmp_path / source.name, game=game)
+
+
+def test_truncated_or_garbage_weights_are_refused(saved):
     _, _, path = saved
     weights = path.with_suffix(".safetensors")
     weights.write_bytes(weights.read_bytes()[:100])
     with pytest.raises(CheckpointError, match="checksum"):
         load_network(path)
     meta = json.loads(path.read_text())
-    del meta["weights_sha256"]
+    meta["weights_sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()  # the checksum matches the garbage
     path.write_text(json.dumps(meta))
     with pytest.raises(CheckpointError, match="not a valid safetensors"):
+        load_network(path)
+    del meta["weights_sha256"]
+    path.write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="lacks 'weights_sha256'"):
         load_network(path)
 
 
@@ -88,3 +123,16 @@ def test_a_checkpoint_fits_games_whose_model_options_match(tmp_path):
     load_network(path, game=make("catan", players=2, board="beginner"))
     with pytest.raises(CheckpointError, match="players=2 \\(here 3\\)"):
         load_network(path, game=make("catan", players=3))
+
+
+@pytest.mark.parametrize("name", ["optim", "replay"])
+def test_an_extra_file_with_one_byte_flipped_is_refused(tmp_path, name):
+    game = make("tictactoe")
+    net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
+    extras = {"optim": {"state.0.exp_avg": np.ones(5, np.float32)}, "replay": {"obs": np.zeros((3, 18), np.float32)}}
+    path = save_network(tmp_path / "step_00000007", net, {"game": game.name, "game_options": {}}, extras=extras)
+    meta = read_metadata(path)
+    assert read_extra(path, meta, name).keys() == extras[name].keys()  # intact: loads
+    flip_byte(extra_path(path, name), offset_from_end=1)
+    with pytest.raises(CheckpointError, match=f"step_00000007.{name}.safetensors: contents do not match the checksum"):
+        read_extra(path, meta, name)

@@ -14,6 +14,7 @@ from boardzero.search.tree import ROOT_INDEX
 from tests.conftest import play_actions
 from tests.search.tiny_games import (
     GAMBLE,
+    MAXN_PATH,
     MAXN_ROOT_MOVE,
     MAXN_VALUE,
     OUTCOME_BAD,
@@ -74,24 +75,30 @@ def test_result_shapes_and_policy(rng):
     assert result.player == 1
 
 
-def test_maxn_with_three_players(rng):
+# solver=False is how the rollout `mcts` agent searches: the tiny tree is then settled by the backup alone,
+# not proven exactly from its terminal states
+@pytest.mark.parametrize("solver", [False, True])
+def test_maxn_with_three_players(rng, solver):
     game = ThreePlayerTree()
-    mcts = rollout_mcts(game, 3000, c_uct=0.3)
+    mcts = rollout_mcts(game, 3000, c_uct=0.3, solver=solver)
     result = mcts.search(SeatView(game.new_state(), 0), rng)
     assert result.best_action() == MAXN_ROOT_MOVE
-    # the deeper seats choose by their own value: seat 1 then seat 2 under the chosen move
+    # the deeper seats choose by their own value: seat 1 then seat 2 under the chosen move (by visits; with the
+    # solver, by the proven values, as a proven node is not explored further)
     tree = result.tree
-    node1 = tree.child(ROOT_INDEX, MAXN_ROOT_MOVE)
-    assert int(np.argmax(tree.edge_visits[node1, :2])) == 0
-    node2 = tree.child(node1, 0)
-    assert int(np.argmax(tree.edge_visits[node2, :2])) == 0
+    node = ROOT_INDEX
+    for move in MAXN_PATH[:-1]:
+        node = tree.child(node, move)
+        seen = np.nan_to_num(tree.edge_exact[node, :2], nan=-np.inf) if solver else tree.edge_visits[node, :2]
+        assert int(np.argmax(seen)) == MAXN_PATH[tree.player[node]]
     assert np.allclose(result.value, MAXN_VALUE, atol=0.1)
 
 
-def test_maxn_with_puct_and_uniform_evaluator(rng):
+@pytest.mark.parametrize("solver", [False, True])
+def test_maxn_with_puct_and_uniform_evaluator(rng, solver):
     game = ThreePlayerTree()
     mcts = MCTS(game, UniformEvaluator(game), MCTSConfig(simulations=3000, c_puct=0.5, batch_size=1,
-                                                         virtual_loss=0.0))
+                                                         virtual_loss=0.0, solver=solver))
     assert mcts.search(SeatView(game.new_state(), 0), rng).best_action() == MAXN_ROOT_MOVE
 
 
@@ -194,7 +201,7 @@ def test_determinizations_that_disagree_about_a_node(rng, selection):
     mcts = MCTS(game, DecisionOnlyEvaluator(game), MCTSConfig(simulations=300, selection=selection, batch_size=4))
     result = mcts.search(SeatView(state, 0), rng)
     assert result.visits.sum() == 299
-    assert result.best_action() in (0, 1)
+    assert result.best_action() == 0  # as good as move 1 where the bit is 1, better (1 against 0) where it is 0
 
 
 def test_search_many_matches_single_searches():

@@ -33,15 +33,19 @@ class _TinyState(State):
 
 # --------------------------------------------------------------------------- max^n
 # PAYOFFS[a0][a1][a2] -> value per seat. Solved by max^n (each seat maximises its own entry):
-#   a0=0 -> (0, .5, .5), a0=1 -> (.6, .3, .6), a0=2 -> (.3, .2, .5): seat 0 plays 1.
-# The mean of seat 0's leaf payoffs is highest under a0=2 and its single best leaf is under a0=0.
+#   a0=0 -> (.3, .6, .9), a0=1 -> (.5, .2, 1), a0=2 -> (.3, .8, 1): seat 0 plays 1, then seats 1 and 2 play 0.
+# Other backups pick another first move, by a margin of 0.1 or more: the mean of seat 0's leaves and its single
+# best leaf are both under a0=2; everyone maximising seat 0 (paranoid), each seat maximising the next seat's
+# entry, or the mean over seats pick 2; each seat maximising the previous seat's entry picks 0. Every seat's
+# best move under max^n is better than its next by 0.1 or more (0.2 along the solution), so no ties.
 PAYOFFS = np.array([
-    [[(1.0, 0.0, 0.1), (0.0, 0.1, 0.9)], [(0.0, 0.5, 0.5), (0.9, 0.2, 0.2)]],
-    [[(0.6, 0.3, 0.6), (0.1, 0.3, 0.2)], [(0.2, 0.2, 0.3), (0.1, 0.1, 0.1)]],
-    [[(0.8, 0.6, 0.1), (0.3, 0.2, 0.5)], [(0.9, 0.1, 0.1), (0.8, 0.1, 0.4)]],
+    [[(0.3, 0.6, 0.9), (0.0, 0.5, 0.2)], [(0.2, 0.2, 0.9), (0.3, 0.4, 0.6)]],
+    [[(0.5, 0.2, 1.0), (0.0, 0.4, 0.1)], [(0.1, 0.0, 0.9), (0.3, 0.1, 0.2)]],
+    [[(0.3, 0.8, 1.0), (0.3, 0.5, 0.2)], [(0.4, 0.9, 0.5), (0.7, 0.0, 0.9)]],
 ])
-MAXN_VALUE = np.array([0.6, 0.3, 0.6])
-MAXN_ROOT_MOVE = 1
+MAXN_VALUE = np.array([0.5, 0.2, 1.0])
+MAXN_PATH = (1, 0, 0)  # the moves of seats 0, 1, 2 under max^n
+MAXN_ROOT_MOVE = MAXN_PATH[0]
 
 
 class ThreePlayerTree(Game):

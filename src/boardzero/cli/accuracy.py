@@ -12,7 +12,14 @@ from rich.console import Console
 from rich.table import Table
 
 from boardzero.core.registry import make
-from boardzero.eval.accuracy import check_solved, load_positions, move_accuracy, sample_positions, save_positions
+from boardzero.eval.accuracy import (
+    check_solved,
+    expected_random_accuracy,
+    load_positions,
+    move_accuracy,
+    sample_positions,
+    save_positions,
+)
 
 
 def accuracy(
@@ -43,8 +50,10 @@ def accuracy(
         if cache is not None:
             save_positions(cache, the_game, test_positions)
     results = [move_accuracy(spec, the_game, test_positions, np.random.default_rng(seed)) for spec in agents]
+    expected_random = expected_random_accuracy(test_positions)
     if as_json:
-        print(json.dumps({"game": game, "positions": len(test_positions), "agents": [r.to_dict() for r in results]}))
+        print(json.dumps({"game": game, "positions": len(test_positions), "expected_random": expected_random,
+                          "agents": [r.to_dict() for r in results]}))
         return
     table = Table(title=f"{game}: move accuracy vs the solver, {len(test_positions)} positions")
     table.add_column("agent", overflow="fold")
@@ -55,3 +64,5 @@ def accuracy(
         table.add_row(r.agent, f"{100 * r.accuracy:.1f}", f"{100 * r.interval[0]:.1f}–{100 * r.interval[1]:.1f}",
                       f"{r.correct}/{r.positions}", *cells)
     Console().print(table)
+    print(f"a uniformly random mover keeps the best result in {100 * expected_random:.1f} % of these positions "
+          "on average (the expectation of `random`'s accuracy)")

@@ -162,6 +162,13 @@ class State(abc.ABC):
         """(outcome id, probability) pairs at a chance node; empty elsewhere."""
         return []
 
+    def chance_outcome_at(self, u: float) -> int:
+        """The chance outcome that the uniform draw ``u`` (0 <= u < 1) picks: the outcomes of
+        ``chance_outcomes()`` cover [0, 1) in their order, each a slice as wide as its probability.
+        ``sample_chance`` passes ``rng.random()``; a game may override this with a faster lookup that
+        picks the same outcome (the conformance check compares the two)."""
+        return chance_outcome_by_table(self.chance_outcomes(), u)
+
     def apply(self, action: int) -> None:
         """Apply a player action or a chance outcome; raises IllegalActionError and leaves the state unchanged."""
         action = int(action)
@@ -277,8 +284,17 @@ def base_public_view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:
-    """Draw a chance outcome of ``state`` by its probabilities."""
-    outcomes = state.chance_outcomes()
+    """Draw a chance outcome of ``state`` by its probabilities, with one ``rng.random()`` (the same
+    draw and outcome as ``rng.choice(len(outcomes), p=probs)``)."""
+    return state.chance_outcome_at(rng.random())
+
+
+def chance_outcome_by_table(outcomes: list[tuple[int, float]], u: float) -> int:
+    """The outcome whose slice of [0, 1) holds ``u``, the slices laid out by the (normalised)
+    probabilities in order, as ``np.random.Generator.choice`` lays them out."""
+    if not outcomes:
+        raise ValueError("not a chance node: no chance outcomes")
     probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
-    index = rng.choice(len(outcomes), p=probs / probs.sum())
-    return outcomes[index][0]
+    cdf = np.cumsum(probs / probs.sum())
+    cdf /= cdf[-1]
+    return outcomes[min(int(np.searchsorted(cdf, u, side="right")), len(outcomes) - 1)][0]

@@ -11,7 +11,7 @@ import json
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, TERMINAL, Game, State, sample_chance
+from boardzero.core.api import CHANCE, TERMINAL, Game, State, chance_outcome_by_table, sample_chance
 from boardzero.core.errors import IllegalActionError
 
 
@@ -51,7 +51,8 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
         _check_record_replay(game, state)
         _check_symmetries(game, state)
         lengths.append(steps)
-    return {"games": num_games, "mean_length": float(np.mean(lengths)), "max_length": int(max(lengths))}
+    return {"games": num_games, "mean_length": float(np.mean(lengths)), "min_length": int(min(lengths)),
+            "max_length": int(max(lengths))}
 
 
 def _check_symmetries(game: Game, final: State) -> None:
@@ -99,6 +100,7 @@ def _check_step(game: Game, state: State) -> None:
             _fail("chance outcomes repeat an id")
         if mask.any():
             _fail("legal_mask must be empty at a chance node")
+        _check_chance_lookup(state, outcomes)
     elif 0 <= player < game.num_players:
         if not mask.any():
             _fail(f"empty legal mask at a decision node of seat {player}")
@@ -108,6 +110,20 @@ def _check_step(game: Game, state: State) -> None:
         _fail(f"current_player {player} is not a seat, CHANCE or TERMINAL")
     for seat in range(game.num_players):
         _check_observation(game, state.observe(seat))
+
+
+def _check_chance_lookup(state: State, outcomes: list[tuple[int, float]]) -> None:
+    """A game's own ``chance_outcome_at`` picks what the probabilities say, at and between every slice edge."""
+    if type(state).chance_outcome_at is State.chance_outcome_at:
+        return
+    probs = np.array([p for _, p in outcomes], dtype=np.float64)
+    edges = np.cumsum(probs / probs.sum())
+    edges /= edges[-1]
+    draws = np.concatenate([[0.0], edges[:-1], np.nextafter(edges[:-1], 0.0), (edges - probs / 2)])
+    for u in draws[(draws >= 0.0) & (draws < 1.0)]:
+        if state.chance_outcome_at(float(u)) != chance_outcome_by_table(outcomes, float(u)):
+            _fail(f"chance_outcome_at({float(u)!r}) = {state.chance_outcome_at(float(u))}, but the "
+                  f"probabilities {outcomes} pick {chance_outcome_by_table(outcomes, float(u))}")
 
 
 def _check_observation(game: Game, obs: dict) -> None:

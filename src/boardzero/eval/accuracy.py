@@ -150,6 +150,13 @@ def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position],
                           by_best={k: (v[0], v[1]) for k, v in by_best.items() if v[1]})
 
 
+def expected_random_accuracy(positions: Sequence[Position]) -> float:
+    """The accuracy a uniformly random mover has on average over ``positions``: the mean share of the legal
+    moves that keep the best result (one draw of ``random`` scatters around it)."""
+    shares = [np.mean(p.values[p.values != ILLEGAL] == p.best) for p in positions]
+    return float(np.mean(shares)) if shares else float("nan")
+
+
 def save_positions(path: str | Path, game: Game, positions: Sequence[Position]) -> None:
     """Write a position set (histories and solved values) as JSON."""
     data = {"game": game.name, "positions": [{"history": p.history, "values": [int(v) for v in p.values]}

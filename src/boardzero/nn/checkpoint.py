@@ -119,7 +119,7 @@ def read_metadata(json_path: Path) -> dict[str, Any]:
     if meta.get("format_version") != FORMAT_VERSION:
         raise CheckpointError(f"{json_path}: checkpoint format version {meta.get('format_version')!r}, "
                               f"this boardzero reads version {FORMAT_VERSION}")
-    for key in ("game", "network", "weights"):
+    for key in ("game", "network", "weights", "weights_sha256"):
         if key not in meta:
             raise CheckpointError(f"{json_path}: checkpoint metadata lacks {key!r}")
     return meta
@@ -211,7 +211,7 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
             raise CheckpointError(f"{json_path}: network shapes (input {list(spec.input_shape)}, "
                                   f"{spec.num_actions} actions, {spec.num_players} players) do not fit {game!r}")
     net = build_network(spec)
-    tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta.get("weights_sha256"))
+    tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"])
     load_state(net, tensors, json_path)
     net.eval()
     return net, meta

@@ -13,7 +13,6 @@ from boardzero.search.evaluator import (
     RolloutEvaluator,
     UniformEvaluator,
     random_playout,
-    sample_outcome,
     uniform_priors,
 )
 from boardzero.search.mcts import MCTS, MCTSConfig, SearchResult
@@ -31,6 +30,5 @@ __all__ = [
     "UNVISITED",
     "UNEXPANDED",
     "random_playout",
-    "sample_outcome",
     "uniform_priors",
 ]

@@ -12,7 +12,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, TERMINAL, State
+from boardzero.core.api import CHANCE, TERMINAL, State, sample_chance
 
 
 @runtime_checkable
@@ -33,23 +33,6 @@ def uniform_priors(states: Sequence[State], num_actions: int) -> np.ndarray:
         if count:
             priors[row, legal] = 1.0 / count
     return priors
-
-
-def sample_outcome(state: State, rng: np.random.Generator) -> int:
-    """A chance outcome of ``state`` drawn by its probabilities (one uniform draw, no array work)."""
-    outcomes = state.chance_outcomes()
-    total = 0.0
-    for _, prob in outcomes:
-        total += prob
-    threshold = rng.random() * total
-    for outcome, prob in outcomes:
-        threshold -= prob
-        if threshold < 0.0:
-            return int(outcome)
-    for outcome, prob in reversed(outcomes):  # rounding: the last outcome with a positive probability
-        if prob > 0:
-            return int(outcome)
-    raise ValueError("chance node without outcomes")
 
 
 def unchecked_apply(state: State, action: int) -> None:
@@ -77,7 +60,7 @@ def random_playout(state: State, rng: np.random.Generator, *, max_steps: int = 1
         if player == TERMINAL:
             return np.asarray(state.returns(), dtype=np.float64)
         if player == CHANCE:
-            unchecked_apply(state, sample_outcome(state, rng))
+            unchecked_apply(state, sample_chance(state, rng))
             continue
         legal = state.legal_mask().nonzero()[0]
         if used == len(uniforms):

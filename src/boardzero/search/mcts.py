@@ -35,10 +35,10 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, TERMINAL, Game, State
+from boardzero.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.search.evaluator import Evaluator, sample_outcome, unchecked_apply
+from boardzero.search.evaluator import Evaluator, unchecked_apply
 from boardzero.search.select import select_puct, select_uct
 from boardzero.search.tree import ROOT_INDEX, UNEXPANDED, UNVISITED, Tree
 
@@ -278,7 +278,7 @@ class MCTS:
                 # another determinization disagrees about who moves here: evaluate, do not expand
                 return self._pending(search, nodes, edges, state, rng, expand=False)
             if player == CHANCE:
-                action = sample_outcome(state, rng)
+                action = sample_chance(state, rng)
             else:
                 action = self._select(tree, node, state.legal_mask(), player, rng)
                 tree.edge_visits[node, action] += virtual_loss
@@ -296,7 +296,7 @@ class MCTS:
         """A leaf waiting for the evaluator; a state off the tree first draws its chance outcomes."""
         if not expand:
             while state.current_player == CHANCE:
-                unchecked_apply(state, sample_outcome(state, rng))
+                unchecked_apply(state, sample_chance(state, rng))
             if state.current_player == TERMINAL:
                 self._backup(search, nodes, edges, np.asarray(state.returns(), dtype=np.float64))
                 return None

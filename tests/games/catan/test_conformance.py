@@ -9,7 +9,7 @@ from boardzero.core.registry import make
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conformance(players):
     stats = check_game(make("catan", players=players), num_games=2, seed=players, deep_every=11)
-    assert stats["games"] == 2
+    assert stats["min_length"] > 100  # setup alone takes 4 steps per seat; random games run to the points or the cap
 
 
 def test_conformance_beginner_board_rank_returns():

@@ -19,7 +19,8 @@ Fast paths for bots and benchmarks (all operate on the engine's int32 state arra
   moves and true chance; returns the number of steps. ``play_random_games(template, n, seed)``
   plays ``n`` games from copies of ``template`` and returns ``[n, 2]`` (turns, winner or -1).
 - ``legal_actions(s, out)`` / ``legal_mask(s, mask)`` / ``apply_action(s, a)`` /
-  ``chance_outcomes(s, ids, probs)`` / ``sample_chance_outcome(s)`` (numba's own generator,
+  ``chance_outcomes(s, ids, probs)`` / ``engine.chance_outcome_at(s, u)`` (the outcome a uniform
+  ``u`` picks, as ``sample_chance`` uses it) / ``sample_chance_outcome(s)`` (numba's own generator,
   seeded with ``seed_numba``) / ``current_player(s)`` (-1 chance, -2 over) / ``victory_points(s, p)``.
 - ``encode(s, seat, out)``: flat observation into ``float32[FLAT_SIZE]``; ``encode_batch``.
 - ``BatchedCatan(game, batch_size, seed)``: steps many games at once; ``reset()`` and
@@ -39,7 +40,12 @@ static tables (``NODE_HEXES``, ``NODE_EDGES``, ``EDGE_NODES``, ``HEX_NODES``, ..
 (``view.observation``) are for networks.
 """
 
-from boardzero.games.catan import engine
+from boardzero.core.jit_cache import stamp_with_package_sources
+
+# before any module below defines a compiled function: editing any file of this package recompiles them all
+stamp_with_package_sources(__path__[0])
+
+from boardzero.games.catan import engine  # noqa: E402
 from boardzero.games.catan.actions import (
     ACTION_KINDS,
     DEV_NAMES,

@@ -905,6 +905,55 @@ def apply_action(s, a):
         end_turn(s)
 
 
+# ----------------------------------------------------------------------------- the per-step Game API
+# the dice totals' cumulative probabilities laid out as np.random.Generator.choice lays them out
+DICE_CDF = np.cumsum(DICE_PROBS[2:] / DICE_PROBS[2:].sum())
+DICE_CDF /= DICE_CDF[-1]
+
+
+@njit(cache=True)
+def chance_outcome_at(s, u):
+    """The chance outcome that the uniform draw u (0 <= u < 1) picks, -1 at a decision node: the outcomes
+    of chance_outcomes cover [0, 1) in order, with the same floating-point slices as
+    ``rng.choice(len(outcomes), p=probs)`` (so a draw gives the same outcome either way)."""
+    if s[G_PHASE] == PH_DICE:
+        for i in range(11):
+            if DICE_CDF[i] > u:
+                return O_DICE + 2 + i
+        return O_DICE + 12
+    ids = np.empty(11, dtype=np.int64)
+    cdf = np.empty(11, dtype=np.float64)
+    c = chance_outcomes(s, ids, cdf)
+    if c == 0:
+        return -1
+    total = 0.0
+    for i in range(c):  # numpy sums fewer than 8 numbers one by one too
+        total += cdf[i]
+    acc = 0.0
+    for i in range(c):
+        acc += cdf[i] / total
+        cdf[i] = acc
+    for i in range(c):
+        if cdf[i] / acc > u:
+            return ids[i]
+    return ids[c - 1]
+
+
+@njit(cache=True)
+def apply_if_possible(s, a):
+    """Apply a player action or chance outcome if it is possible now; returns whether it was (else s is unchanged)."""
+    ph = s[G_PHASE]
+    if ph == PH_OVER:
+        return False
+    if ph == PH_DICE or ph == PH_DEV_DRAW or ph == PH_STEAL:
+        if not chance_possible(s, a):
+            return False
+    elif not is_legal(s, a):
+        return False
+    apply_action(s, a)
+    return True
+
+
 # ----------------------------------------------------------------------------- random play
 @njit(cache=True)
 def sample_chance_outcome(s):

@@ -135,8 +135,9 @@ class CatanState(State):
     # ------------------------------------------------------------------ API
     @property
     def current_player(self) -> int:
-        kind = _PHASE_PLAYER[self.s[E.G_PHASE]]
-        return int(self.s[E.G_DECIDER]) if kind is None else kind
+        s = self.s
+        kind = _PHASE_PLAYER[s.item(E.G_PHASE)]
+        return s.item(E.G_DECIDER) if kind is None else kind
 
     @property
     def phase(self) -> int:
@@ -157,16 +158,13 @@ class CatanState(State):
         return cells
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(E.NUM_ACTIONS, dtype=np.bool_)
-        if self.current_player >= 0:
-            E.legal_mask(self.s, mask)
+        mask = np.empty(E.NUM_ACTIONS, dtype=np.bool_)
+        E.legal_mask(self.s, mask)  # no legal actions at chance and terminal nodes
         return mask
 
     def legal_actions(self) -> np.ndarray:
-        if self.current_player < 0:
-            return np.zeros(0, dtype=np.int64)
         buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
-        return buf[: E.legal_actions(self.s, buf)].copy()
+        return buf[: E.legal_actions(self.s, buf)].copy()  # none at chance and terminal nodes
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ids = np.empty(11, dtype=np.int64)
@@ -174,28 +172,35 @@ class CatanState(State):
         c = E.chance_outcomes(self.s, ids, probs)
         return list(zip(ids[:c].tolist(), probs[:c].tolist()))
 
+    def chance_outcome_at(self, u: float) -> int:
+        outcome = E.chance_outcome_at(self.s, u)
+        if outcome < 0:
+            raise ValueError("not a chance node: no chance outcomes")
+        return outcome
+
     def apply(self, action: int) -> None:
         a = int(action)
         s = self.s
-        ph = s[E.G_PHASE]
-        knowers = None
-        actor = int(s[E.G_DECIDER])
-        if ph == E.PH_OVER:
-            raise IllegalActionError(a, "the game is over")
-        if ph == E.PH_DICE or ph == E.PH_DEV_DRAW or ph == E.PH_STEAL:
-            actor = CHANCE
-            if not E.chance_possible(s, a):
-                raise IllegalActionError(a, "not a possible chance outcome here; possible: "
-                                            f"{[o for o, _ in self.chance_outcomes()]}")
-            if ph == E.PH_DEV_DRAW:
-                knowers = (int(s[E.G_TURN_PLAYER]),)
-            elif ph == E.PH_STEAL:
-                knowers = (int(s[E.G_TURN_PLAYER]), int(s[E.G_VICTIM]))
-        elif not E.is_legal(s, a):
-            raise IllegalActionError(a, self.illegal_reason(a), name=self.describe(a))
-        E.apply_action(s, a)
+        ph = s.item(E.G_PHASE)
+        actor, knowers = _PHASE_PLAYER[ph], None
+        if actor is None:
+            actor = s.item(E.G_DECIDER)
+        elif ph == E.PH_DEV_DRAW:  # a hidden draw: only the drawer sees it
+            knowers = (s.item(E.G_TURN_PLAYER),)
+        elif ph == E.PH_STEAL:  # the thief and the victim see the card
+            knowers = (s.item(E.G_TURN_PLAYER), s.item(E.G_VICTIM))
+        if not E.apply_if_possible(s, a):
+            raise self._rejection(a, actor)
         self._tail = (self._tail, a, knowers, actor)
         self._len += 1
+
+    def _rejection(self, action: int, actor: int) -> IllegalActionError:
+        if actor == TERMINAL:
+            return IllegalActionError(action, "the game is over")
+        if actor == CHANCE:
+            return IllegalActionError(action, "not a possible chance outcome here; possible: "
+                                              f"{[o for o, _ in self.chance_outcomes()]}")
+        return IllegalActionError(action, self.illegal_reason(action), name=self.describe(action))
 
     def _apply(self, action: int) -> None:  # pragma: no cover - apply() is overridden
         E.apply_action(self.s, int(action))
@@ -292,9 +297,8 @@ class CatanState(State):
     # ------------------------------------------------------------------ observation and hidden information
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         flat = np.empty(O.FLAT_SIZE, dtype=np.float32)
-        O.encode(self.s, seat, flat)
         planes = np.empty((O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W), dtype=np.float32)
-        O.encode_planes(self.s, seat, flat, planes)
+        O.encode_all(self.s, seat, flat, planes)
         return {
             "flat": flat,
             "hexes": flat[O.HEXES_AT:O.NODES_AT].reshape(19, O.HEX_FEATURES),

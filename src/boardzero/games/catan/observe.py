@@ -189,6 +189,13 @@ def encode_planes(s, seat, flat, out):
 
 
 @njit(cache=True)
+def encode_all(s, seat, flat, planes):
+    """The flat observation and the planes of ``seat`` in one call."""
+    encode(s, seat, flat, True)
+    encode_planes(s, seat, flat, planes)
+
+
+@njit(cache=True)
 def encode_batch(states, seats, out, static=True):
     """Flat observations of many games: out[i] for states[i] seen by seats[i]."""
     for i in range(states.shape[0]):
