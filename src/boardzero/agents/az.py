@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import torch
 from torch import nn
 
 from boardzero.agents.base import Agent
@@ -90,8 +89,7 @@ def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False
 
 
 def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphazero",)) -> nn.Module:
-    """A checkpoint's network made by one of ``trainers``, for playing (one thread)."""
-    torch.set_num_threads(1)
+    """A checkpoint's network made by one of ``trainers``, for playing (one thread: ``load_network``)."""
     if not path:
         raise ConfigError("agent", "needs a checkpoint, e.g. az:runs/c4 or az:runs/c4/checkpoints/step_00001000.json")
     net, _ = load_network(path, game=game, trainers=trainers)

@@ -99,12 +99,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-    except ImportError:  # pragma: no cover - torch is a dependency, but the arena does not need it
-        pass
+    # networks built here run on one thread each (nn.threads, applied by load_network): one process per core
     game = make(game_name, **options)
     # an entrant filling several seats gets one agent object per seat (agents may keep per-seat state);
     # they are built once here and reset by play_game before every game
