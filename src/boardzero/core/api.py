@@ -180,6 +180,22 @@ class State(abc.ABC):
             return self.game.outcome_name(action)
         return self.game.action_name(action)
 
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        """Other names a person may type for a player action here, besides its id and ``action_name``
+        (``road 29-35`` for ``road at 43 (nodes 29-35)``); see ``core.moves``. None by default."""
+        return ()
+
+    def describe_step(self, action: int, seat: int | None = None) -> str:
+        """A line for a game log: what applying ``action`` (a move or a chance outcome) here does, as ``seat``
+        may know it (None: everything). By default the action's name, or "(hidden)" for an outcome ``seat``
+        does not see; games add what follows from it (who receives what on a roll, say)."""
+        if self.current_player == CHANCE and seat is not None:
+            probe = self.clone()
+            probe.apply(action)
+            if probe.public_history(seat)[-1] is None:
+                return "(hidden)"
+        return self.action_name(action)
+
     def illegal_reason(self, action: int) -> str:
         """Why a player action is illegal now; games override with specific reasons."""
         legal = [self.game.action_name(a) for a in self.legal_actions()[:12]]
@@ -213,9 +229,15 @@ class State(abc.ABC):
         """The action history as ``seat`` saw it: ids it may not know are ``None``."""
         return list(self.history)
 
-    def render(self, seat: int | None = None) -> str:
-        """A text picture of the position; with ``seat``, only what that seat may see."""
+    def render(self, seat: int | None = None, *, color: bool = False) -> str:
+        """A text picture of the position; with ``seat``, only what that seat may see; ``color``: ANSI colours
+        (where the game has them)."""
         return repr(self)
+
+    def render_parts(self, seat: int | None = None, *, color: bool = False) -> list[str]:
+        """``render`` in parts (the board, then status blocks), so a terminal can redraw only the parts that
+        changed. One part by default."""
+        return [self.render(seat, color=color)]
 
     def to_record(self) -> dict:
         """A JSON-able record that replays exactly with ``Game.state_from_record``."""
