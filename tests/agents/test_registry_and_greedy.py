@@ -48,3 +48,16 @@ def test_random_agent_plays_only_legal_moves(rng):
     agent = make_agent("random", state.game)
     moves = {agent.act(SeatView(state, 0), rng) for _ in range(100)}
     assert 3 not in moves and len(moves) == 6
+
+
+def test_every_agent_says_what_it_does_and_documents_every_option():
+    from boardzero.agents.registry import agent_names, describe_agent
+
+    for name in agent_names():
+        info = describe_agent(name)
+        assert info.summary and "SeatView" not in info.summary, name  # its own docstring, not Agent's
+        for option in info.options:
+            assert option.doc, f"{name}.{option.name} has no 'option: meaning' line in its docstring"
+    mcts = {o.name: o for o in describe_agent("mcts").options}
+    assert mcts["sims"].default == 400 and mcts["sims"].type == "int" and mcts["sims"].doc == "simulations per move"
+    assert [o.name for o in describe_agent("az").options if o.positional] == ["path"]

@@ -1,11 +1,15 @@
 """Smoke tests of every command with tiny budgets, through the real console entry point."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import boardzero
+from boardzero.agents.registry import agent_names
 
 
 CONFIG = str(Path(__file__).resolve().parents[2] / "configs" / "connect4.toml")
@@ -95,3 +99,24 @@ def test_watch_mode_plays_agents_against_each_other():
     proc = run_cli("play", "kuhn_poker", "--watch", "--against", "random", "--seed", "3")
     assert proc.returncode == 0, proc.stderr
     assert "result:" in proc.stdout and "seat 0 is dealt" in proc.stdout
+
+
+def test_version():
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"boardzero {boardzero.__version__}"
+
+
+def test_agents_lists_every_agent_with_its_options():
+    out = run_cli("agents").stdout
+    for name in agent_names():
+        assert f"{name}: " in out
+    assert "simulations per move" in out and "temperature" in out
+
+
+@pytest.mark.parametrize("command", [(), ("play",), ("arena",), ("accuracy",), ("simulate",)])
+def test_flags_in_help_do_not_look_like_they_take_a_value(command):
+    out = run_cli(*command, "--help").stdout
+    flags = [line for line in out.splitlines() if re.search(r"--(help|json|watch|version)\b", line)]
+    assert flags
+    for line in flags:
+        assert not re.search(r"--(help|json|watch|version)\s+(<\w+>|BOOLEAN|TEXT)", line), line
