@@ -6,7 +6,15 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 
 def new_progress(console: Console, unit: str) -> Progress:
@@ -23,3 +31,17 @@ def progress_bar(console: Console, description: str, total: int, unit: str) -> I
     task = progress.add_task(description, total=total)
     with progress:
         yield lambda: progress.advance(task)
+
+
+@contextmanager
+def still_running(console: Console, description: str) -> Iterator[None]:
+    """A spinner line with the time elapsed at the bottom of a terminal while a long task logs above it
+    (nothing when the output is not a terminal: a log file gets the task's own lines)."""
+    if not console.is_terminal:
+        yield
+        return
+    progress = Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=console,
+                        transient=True)
+    progress.add_task(description, total=None)
+    with progress:
+        yield

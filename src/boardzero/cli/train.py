@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from boardzero.cli.options import checked
+from boardzero.cli.progress import still_running
 from boardzero.core.errors import ConfigError
 
 
@@ -36,8 +37,17 @@ def train(
     cfg.game = game
     if actors is not None:
         cfg.selfplay.actors = actors
-    summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
-                           console=Console(width=None if sys.stdout.isatty() else 200))
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    with still_running(console, f"training {game} in {run} (Ctrl-C stops it with a checkpoint)"):
+        summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
+                               console=console)
     evaluation = summary["latest_eval"]
     typer.echo(f"run {run}: step {summary['step']}, {summary['games']} games, {summary['samples']} samples "
                f"in {summary['seconds']:.0f} s" + (f"; latest evaluation {evaluation}" if evaluation else ""))
+    typer.echo(tensorboard_line(run))
+
+
+def tensorboard_line(run: Path) -> str:
+    """How to watch a run's curves."""
+    return (f"metrics: {run / 'metrics.jsonl'}; curves in TensorBoard: tensorboard --logdir {run / 'tb'} "
+            "(then open http://localhost:6006)")
