@@ -47,14 +47,17 @@ def wants_color(stream: TextIO) -> bool:
 
 
 class Picture:
-    """Shows a position part by part (``State.render_parts``): only the parts that changed since last shown."""
+    """Shows a position (``State.render_parts``: the board, then status parts) again only where it changed:
+    the board when it changed, the status (every seat's line, so one's own hand is always in view) when any
+    of it changed."""
 
     def __init__(self, out: TextIO, color: bool):
         self.out, self.color, self.shown = out, color, []
 
     def show(self, parts: list[str], everything: bool = False) -> None:
-        changed = everything or len(parts) != len(self.shown)
-        text = [part for i, part in enumerate(parts) if changed or part != self.shown[i]]
+        board, status = parts[:1], parts[1:]
+        text = [*(board if everything or board != self.shown[:1] else []),
+                *(status if everything or status != self.shown[1:] else [])]
         self.shown = parts
         if text:
             self.out.write("\n".join(text) + "\n")
@@ -77,6 +80,8 @@ class HumanAgent(Agent):
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         self.picture.show(view.render_parts(color=self.picture.color))
         legal = [int(a) for a in view.legal_actions]
+        if len(legal) == 1:  # nothing to decide (roll when no card can be played first, ...): the log says it
+            return legal[0]
         self._list_moves(view, legal)
         names = MoveNames(view)
         while True:
@@ -200,7 +205,8 @@ class Narrator:
             print(line)
             return
         if player == self.human_seat:
-            print(f"you play: {line}")
+            forced = len(state.legal_actions()) == 1
+            print(f"you play: {line}" + (" (your only move)" if forced else ""))
             return
         if self.picture is not None and player != self.last_player:
             self.picture.show(state.render_parts(color=self.picture.color))

@@ -235,8 +235,8 @@ class State(abc.ABC):
         return repr(self)
 
     def render_parts(self, seat: int | None = None, *, color: bool = False) -> list[str]:
-        """``render`` in parts (the board, then status blocks), so a terminal can redraw only the parts that
-        changed. One part by default."""
+        """``render`` in parts: the board first, then status parts (a terminal redraws the board only when it
+        changed). One part by default."""
         return [self.render(seat, color=color)]
 
     def to_record(self) -> dict:

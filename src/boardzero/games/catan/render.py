@@ -142,8 +142,8 @@ def _seat_block(state, p: int, seat: int | None, color: bool) -> str:
     vp = state.victory_points(p, hidden=see_all)
     name = f"seat {p} ({LETTERS[p]}/{LETTERS[p].upper()})"
     line = (f"{_COLOURS[p] + name + _RESET if color else name}{' *you*' if seat == p else ''}: {vp} VP"
-            f"{'' if see_all else ' visible'}, {int(s[b + E.P_CARDS])} cards, "
-            f"{int(s[b + E.P_DEV:b + E.P_DEV + 5].sum())} dev cards, {int(s[b + E.P_KNIGHTS])} knights, "
+            f"{'' if see_all else ' visible'}, {_count(s[b + E.P_CARDS], 'card')}, "
+            f"{_count(s[b + E.P_DEV:b + E.P_DEV + 5].sum(), 'dev card')}, {_count(s[b + E.P_KNIGHTS], 'knight')}, "
             f"road {int(s[b + E.P_ROAD_LEN])}, left: {int(s[b + E.P_ROADS_LEFT])} roads "
             f"{int(s[b + E.P_SETTLEMENTS_LEFT])} settlements {int(s[b + E.P_CITIES_LEFT])} cities"
             + (f" [{', '.join(tags)}]" if tags else ""))
@@ -152,6 +152,10 @@ def _seat_block(state, p: int, seat: int | None, color: bool) -> str:
     hand = ", ".join(f"{int(s[b + E.P_HAND + r])} {RESOURCE_NAMES[r]}" for r in range(5))
     dev = ", ".join(f"{int(s[b + E.P_DEV + d])} {DEV_NAMES[d]}" for d in range(5) if s[b + E.P_DEV + d])
     return f"{line}\n    hand: {hand}; development cards: {dev or 'none'}"
+
+
+def _count(n, noun: str) -> str:
+    return f"{int(n)} {noun}{'' if n == 1 else 's'}"
 
 
 def numbering_picture() -> str:
