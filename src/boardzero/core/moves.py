@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from boardzero.core.view import SeatView
 
 FILLER = frozenset({"a", "an", "at", "on", "to", "the", "hex", "node", "nodes", "edge", "seat"})
-MAX_SUGGESTIONS = 4
+MAX_SUGGESTIONS = 3
 
 
 @dataclass(frozen=True)

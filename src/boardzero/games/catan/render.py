@@ -120,8 +120,13 @@ def _general_lines(state) -> str:
     s = state.s
     turn_player = int(s[E.G_TURN_PLAYER])
     last = int(s[E.G_LAST_ROLL])
-    out = [f"turn {int(s[E.G_TURN])}, seat {turn_player} to play ({LETTERS[turn_player]}); "
-           f"step: {PHASE_NAMES[int(s[E.G_PHASE])]}" + (f"; last roll {last}" if last else "")]
+    step = PHASE_NAMES[int(s[E.G_PHASE])]
+    if s[E.G_PHASE] == E.PH_DISCARD:
+        decider = int(s[E.G_DECIDER])
+        step += f" (seat {decider}: {int(s[E.pb(decider) + E.P_DISCARD])} more)"
+    robber = int(s[E.G_ROBBER])
+    out = [f"turn {int(s[E.G_TURN])}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
+           + (f"; last roll {last}" if last else "") + f"; robber on hex {robber}"]
     if s[E.G_PHASE] == E.PH_OVER:
         w = int(s[E.G_WINNER])
         out.append(f"game over: {'seat ' + str(w) + ' wins' if w >= 0 else 'turn limit reached'}")
@@ -150,12 +155,15 @@ def _seat_block(state, p: int, seat: int | None, color: bool) -> str:
     if not see_all:
         return line
     hand = ", ".join(f"{int(s[b + E.P_HAND + r])} {RESOURCE_NAMES[r]}" for r in range(5))
-    dev = ", ".join(f"{int(s[b + E.P_DEV + d])} {DEV_NAMES[d]}" for d in range(5) if s[b + E.P_DEV + d])
+    dev = ", ".join(_count(s[b + E.P_DEV + d], DEV_NAMES[d]) for d in range(5) if s[b + E.P_DEV + d])
     return f"{line}\n    hand: {hand}; development cards: {dev or 'none'}"
 
 
 def _count(n, noun: str) -> str:
-    return f"{int(n)} {noun}{'' if n == 1 else 's'}"
+    """'1 card', '3 cards', '2 victory points', '2 road building cards'."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{int(n)} {noun}{' cards' if noun.endswith(('building', 'plenty', 'monopoly')) else 's'}"
 
 
 def numbering_picture() -> str:
