@@ -31,3 +31,10 @@ def tictactoe_run(tmp_path):
 def test_network_agents_play_on_one_thread(spec, many_threads, tictactoe_run):
     make_agent(spec.format(run=tictactoe_run), make("tictactoe"))
     assert torch.get_num_threads() == PLAY_THREADS == 1
+
+
+def test_loading_any_network_applies_the_policy(many_threads, tictactoe_run):
+    from boardzero.nn import load_network  # what the td: and ppo: agents load through, too
+
+    load_network(tictactoe_run, game=make("tictactoe"))
+    assert torch.get_num_threads() == PLAY_THREADS

@@ -39,8 +39,10 @@ class TDAgent(Agent):
 
 
 def td(game: Game, path: str = "") -> Agent:
-    """``td:<checkpoint>``: a TD(lambda) value network choosing the move it values most (run directory,
-    checkpoints directory or checkpoint file)."""
+    """A TD(lambda) value network playing the move whose resulting position it values most.
+
+    path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
+    """
     from boardzero.agents.az import load_for_play
 
     return TDAgent(game, load_for_play(game, path, trainers=("td",)))
