@@ -28,22 +28,12 @@ from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 
+from _positions import random_positions  # bench/_positions.py, beside this script
+
+
 DEFAULT_THREADS = torch.get_num_threads()  # before any network is loaded (loading applies the play policy)
 BUSY_LOOP = "while True:\n    pass\n"
 SETTLE_S = 0.2  # after pausing or resuming the busy child, before timing
-
-
-def random_positions(game, count: int, rng: np.random.Generator, low: int, high: int) -> list:
-    positions = []
-    while len(positions) < count:
-        state = game.new_state()
-        for _ in range(int(rng.integers(low, high + 1))):
-            state.apply(int(rng.choice(state.legal_actions())))
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            positions.append(state)
-    return positions
 
 
 class BusyCore:

@@ -43,3 +43,14 @@ def test_side_by_side_with_catanatron():
     assert theirs["games_per_s"] > 0 and theirs["turns_per_game"] > 0
     assert engines["boardzero"]["ratio_vs_catanatron"] == pytest.approx(
         engines["boardzero"]["games_per_s"] / theirs["games_per_s"], rel=1e-3)
+
+
+def test_busy_core_bench_runs_with_a_tiny_budget():
+    script = SCRIPT.with_name("busy_core.py")
+    done = subprocess.run([sys.executable, str(script), "--moves", "1", "--agent", "best:sims=8", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["play_threads"] == 1 and result["runs"][0]["threads"] == 1
+    for run in result["runs"]:
+        assert len(run["idle_s"]) == len(run["busy_s"]) == 1 and run["busy_over_idle"] > 0
