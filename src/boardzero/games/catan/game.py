@@ -14,7 +14,7 @@ from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import explain, hidden, names, narrate, render
 from boardzero.games.catan import observe as O
-from boardzero.games.catan.board import RESOURCE_NAMES, Board, make_board, parse_board_option
+from boardzero.games.catan.board import Board, make_board, parse_board_option
 
 
 @dataclass
