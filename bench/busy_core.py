@@ -7,7 +7,9 @@ and busy figures come from the same run under the same background load. The
 whole thing runs twice: with the thread policy every network agent gets
 (``boardzero.nn.threads``: one thread) and with PyTorch's default thread count
 (one per core), to show what the policy buys. The busy child inherits this
-process's niceness, so under ``nice`` both compete as equals.
+process's niceness, so under ``nice`` both compete as equals. Each setting
+prints its line (or JSON object, ``--json``) as soon as it is measured, with the
+load average before and after it.
 """
 
 from __future__ import annotations
@@ -86,36 +88,41 @@ def measure(agent, positions, busy: BusyCore, threads: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=20, help="positions (moves timed per condition), at least 1")
+    parser.add_argument("--default-moves", type=int, default=None,
+                        help="positions for the comparison with torch's default threads (default: --moves; 0 skips it)")
     parser.add_argument("--agent", default="best", help="agent spec (default: best)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if args.moves < 1:
         parser.error(f"--moves must be at least 1, got {args.moves}")
+    if args.default_moves is not None and args.default_moves < 0:
+        parser.error(f"--default-moves must be at least 0, got {args.default_moves}")
     game = make("connect4")
     agent = make_agent(args.agent, game)
     play_threads = torch.get_num_threads()  # what loading the network set
-    positions = random_positions(game, args.moves, np.random.default_rng(1), 4, 20)
-    load_before = os.getloadavg()
+    default_moves = args.moves if args.default_moves is None else args.default_moves
+    positions = random_positions(game, max(args.moves, default_moves), np.random.default_rng(1), 4, 20)
+    settings = [(play_threads, positions[:args.moves])]
+    if DEFAULT_THREADS != play_threads and default_moves:
+        settings.append((DEFAULT_THREADS, positions[:default_moves]))
     busy = BusyCore()
     try:
-        runs = [measure(agent, positions, busy, play_threads)]
-        if DEFAULT_THREADS != play_threads:
-            runs.append(measure(agent, positions, busy, DEFAULT_THREADS))
+        for threads, chosen in settings:  # each setting reported as soon as it is measured
+            load_before = os.getloadavg()
+            run = measure(agent, chosen, busy, threads)
+            run.update(agent=args.agent, cpus=os.cpu_count(), play_threads=play_threads,
+                       load_average_before=load_before, load_average_after=os.getloadavg())
+            print(json.dumps(run) if args.json else summary_line(run), flush=True)
     finally:
         busy.close()
-    result = {"agent": args.agent, "cpus": os.cpu_count(), "torch_default_threads": DEFAULT_THREADS,
-              "play_threads": play_threads, "load_average_before": load_before,
-              "load_average_after": os.getloadavg(), "runs": runs}
-    if args.json:
-        print(json.dumps(result))
-        return
-    print(f"connect4 {args.agent}, {args.moves} positions, {os.cpu_count()} CPUs; load average (1, 5, 15 min) "
-          f"before {', '.join(f'{x:.2f}' for x in load_before)}, "
-          f"after {', '.join(f'{x:.2f}' for x in result['load_average_after'])}")
-    for run in runs:
-        label = "play policy" if run["threads"] == play_threads else "torch default"
-        print(f"{label:13} {run['threads']} thread(s): median {run['idle_median_s']:.3f} s/move idle, "
-              f"{run['busy_median_s']:.3f} s/move beside a busy core: {run['busy_over_idle']:.2f}x idle")
+
+
+def summary_line(run: dict) -> str:
+    label = "play policy" if run["threads"] == run["play_threads"] else "torch default"
+    load = ", ".join(f"{x:.2f}" for x in run["load_average_before"] + run["load_average_after"])
+    return (f"connect4 {run['agent']}, {label}, {run['threads']} thread(s), {run['moves']} positions: median "
+            f"{run['idle_median_s']:.3f} s/move idle, {run['busy_median_s']:.3f} s/move beside a busy core = "
+            f"{run['busy_over_idle']:.2f}x idle ({run['cpus']} CPUs; load average 1/5/15 min before and after: {load})")
 
 
 if __name__ == "__main__":

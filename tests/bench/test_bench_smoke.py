@@ -47,10 +47,10 @@ def test_side_by_side_with_catanatron():
 
 def test_busy_core_bench_runs_with_a_tiny_budget():
     script = SCRIPT.with_name("busy_core.py")
-    done = subprocess.run([sys.executable, str(script), "--moves", "1", "--agent", "best:sims=8", "--json"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, str(script), "--moves", "2", "--default-moves", "1",
+                           "--agent", "best:sims=8", "--json"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
-    assert result["play_threads"] == 1 and result["runs"][0]["threads"] == 1
-    for run in result["runs"]:
-        assert len(run["idle_s"]) == len(run["busy_s"]) == 1 and run["busy_over_idle"] > 0
+    runs = [json.loads(line) for line in done.stdout.splitlines()]
+    assert runs[0]["play_threads"] == runs[0]["threads"] == 1
+    assert [len(run["idle_s"]) for run in runs] == [len(run["busy_s"]) for run in runs] == [2, 1][:len(runs)]
+    assert all(run["busy_over_idle"] > 0 and len(run["load_average_before"]) == 3 for run in runs)
