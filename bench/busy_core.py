@@ -59,30 +59,31 @@ class BusyCore:
         self.process.wait()
 
 
-def time_move(agent, state, rng) -> float:
+def time_move(agent, state, rng) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) for one move."""
     agent.reset()  # no tree kept from the previous position
-    started = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     agent.act(SeatView(state, state.current_player), rng)
-    return time.perf_counter() - started
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def measure(agent, positions, busy: BusyCore, threads: int) -> dict:
     torch.set_num_threads(threads)
     rng = np.random.default_rng(0)
     time_move(agent, positions[0], rng)  # warm-up, not counted
-    idle, loaded = [], []
+    times = {"idle": [], "busy": []}  # (wall, cpu) per move
     for index, state in enumerate(positions):
         for condition in (("idle", "busy") if index % 2 == 0 else ("busy", "idle")):
             if condition == "busy":
                 busy.resume()
-                loaded.append(time_move(agent, state, rng))
+            times[condition].append(time_move(agent, state, rng))
+            if condition == "busy":
                 busy.pause()
-            else:
-                idle.append(time_move(agent, state, rng))
-    idle_median, busy_median = statistics.median(idle), statistics.median(loaded)
+    idle_median, busy_median = (statistics.median(wall for wall, _ in times[c]) for c in ("idle", "busy"))
     return {"threads": threads, "moves": len(positions), "idle_median_s": idle_median,
             "busy_median_s": busy_median, "busy_over_idle": busy_median / idle_median,
-            "idle_s": idle, "busy_s": loaded}
+            "idle_cpu_median_s": statistics.median(cpu for _, cpu in times["idle"]),
+            "idle_s": [wall for wall, _ in times["idle"]], "busy_s": [wall for wall, _ in times["busy"]]}
 
 
 def main() -> None:
@@ -121,8 +122,9 @@ def summary_line(run: dict) -> str:
     label = "play policy" if run["threads"] == run["play_threads"] else "torch default"
     load = ", ".join(f"{x:.2f}" for x in run["load_average_before"] + run["load_average_after"])
     return (f"connect4 {run['agent']}, {label}, {run['threads']} thread(s), {run['moves']} positions: median "
-            f"{run['idle_median_s']:.3f} s/move idle, {run['busy_median_s']:.3f} s/move beside a busy core = "
-            f"{run['busy_over_idle']:.2f}x idle ({run['cpus']} CPUs; load average 1/5/15 min before and after: {load})")
+            f"{run['idle_median_s']:.3f} s/move idle ({run['idle_cpu_median_s']:.3f} s CPU), "
+            f"{run['busy_median_s']:.3f} s/move beside a busy core = {run['busy_over_idle']:.2f}x idle "
+            f"({run['cpus']} CPUs; load average 1/5/15 min before and after: {load})")
 
 
 if __name__ == "__main__":
