@@ -20,6 +20,10 @@ def test_parse_spec_splits_words_and_options():
     ("random:extra", "unexpected argument"),
     ("", "empty agent spec"),
     ("9lives", "bad agent name"),
+    ("mcts:temperature=-1", "agent mcts.temperature: must be >= 0, got -1"),
+    ("solver:opening_sims=-5", "agent solver.opening_sims: must be >= 1, got -5"),
+    ("best:sims=-3", "agent best.sims: must be >= 0"),
+    ("best:batch=-1", "agent best.batch: must be >= 0"),
 ])
 def test_bad_specs_are_clear_config_errors(spec, message):
     with pytest.raises(ConfigError, match=message):

@@ -145,6 +145,9 @@ def best(game: Game, *, greedy: bool = False, sims: int = 0, batch: int = 0, sol
     batch: leaves per network call (0: the stored setting)
     solver: prove wins and losses from terminal states during the search
     """
+    for name, value in (("sims", sims), ("batch", batch)):
+        if value < 0:
+            raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     path = shipped_model(game)
     try:
         net, meta = load_network(path, game=game)

@@ -40,6 +40,8 @@ class MCTSAgent(Agent):
             raise ConfigError("agent mcts.batch", f"must be at least 1, got {batch}")
         if c < 0:
             raise ConfigError("agent mcts.c", f"must be >= 0, got {c}")
+        if temperature < 0:
+            raise ConfigError("agent mcts.temperature", f"must be >= 0, got {temperature}")
         if selection not in ("uct", "puct"):
             raise ConfigError("agent mcts.selection", f"{selection!r} is not allowed; allowed: uct, puct")
         self.game = game

@@ -71,6 +71,8 @@ class SolverAgent(Agent):
                               f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
         if exact_from < 0:
             raise ConfigError("agent solver.exact_from", f"must be >= 0, got {exact_from}")
+        if opening_sims < 1:
+            raise ConfigError("agent solver.opening_sims", f"must be >= 1, got {opening_sims}")
         self.game = game
         self.exact_from = exact_from if game.name == "connect4" else 0
         self.opening_sims = opening_sims
