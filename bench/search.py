@@ -14,18 +14,7 @@ from boardzero.core.view import SeatView
 from boardzero.games.connect4.solver import default_solver
 from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, UniformEvaluator
 
-
-def random_positions(game, count, rng, low, high):
-    positions = []
-    while len(positions) < count:
-        state = game.new_state()
-        for _ in range(int(rng.integers(low, high + 1))):
-            state.apply(int(rng.choice(state.legal_actions())))
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            positions.append(state)
-    return positions
+from _positions import random_positions  # bench/_positions.py, beside this script
 
 
 def timed(fn):

@@ -20,6 +20,10 @@ def test_parse_spec_splits_words_and_options():
     ("random:extra", "unexpected argument"),
     ("", "empty agent spec"),
     ("9lives", "bad agent name"),
+    ("mcts:temperature=-1", "agent mcts.temperature: must be >= 0, got -1"),
+    ("solver:opening_sims=-5", "agent solver.opening_sims: must be >= 1, got -5"),
+    ("best:sims=-3", "agent best.sims: must be >= 0"),
+    ("best:batch=-1", "agent best.batch: must be >= 0"),
 ])
 def test_bad_specs_are_clear_config_errors(spec, message):
     with pytest.raises(ConfigError, match=message):
@@ -48,3 +52,16 @@ def test_random_agent_plays_only_legal_moves(rng):
     agent = make_agent("random", state.game)
     moves = {agent.act(SeatView(state, 0), rng) for _ in range(100)}
     assert 3 not in moves and len(moves) == 6
+
+
+def test_every_agent_says_what_it_does_and_documents_every_option():
+    from boardzero.agents.registry import agent_names, describe_agent
+
+    for name in agent_names():
+        info = describe_agent(name)
+        assert info.summary and "SeatView" not in info.summary, name  # its own docstring, not Agent's
+        for option in info.options:
+            assert option.doc, f"{name}.{option.name} has no 'option: meaning' line in its docstring"
+    mcts = {o.name: o for o in describe_agent("mcts").options}
+    assert mcts["sims"].default == 400 and mcts["sims"].type == "int" and mcts["sims"].doc == "simulations per move"
+    assert [o.name for o in describe_agent("az").options if o.positional] == ["path"]

@@ -77,3 +77,14 @@ def test_per_step_benchmark_times_every_call_and_the_arena_loop():
             arena["games_per_s"] / loops["catanatron"]["games_per_s"], rel=1e-3)
     else:
         assert arena["ratio_vs_catanatron"] is None and "pip install catanatron" in done.stderr
+
+
+def test_busy_core_bench_runs_with_a_tiny_budget():
+    script = SCRIPT.with_name("busy_core.py")
+    done = subprocess.run([sys.executable, str(script), "--moves", "2", "--default-moves", "1",
+                           "--agent", "best:sims=8", "--json"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    runs = [json.loads(line) for line in done.stdout.splitlines()]
+    assert runs[0]["play_threads"] == runs[0]["threads"] == 1
+    assert [len(run["idle_s"]) for run in runs] == [len(run["busy_s"]) for run in runs] == [2, 1][:len(runs)]
+    assert all(run["busy_over_idle"] > 0 and len(run["load_average_before"]) == 3 for run in runs)

@@ -1,10 +1,18 @@
 """Smoke tests of every command with tiny budgets, through the real console entry point."""
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+import boardzero
+from boardzero.agents.registry import agent_names
+
+
+CONFIG = str(Path(__file__).resolve().parents[2] / "configs" / "connect4.toml")
 
 
 def run_cli(*args, stdin: str = "", timeout: float = 300):
@@ -36,7 +44,8 @@ def test_arena_json_reports_every_agent():
 
 def test_simulate_defaults_to_random_players():
     proc = run_cli("simulate", "kuhn_poker", "-n", "5", "-w", "1")
-    assert proc.returncode == 0 and "random" in proc.stdout and "mean game length" in proc.stdout
+    assert proc.returncode == 0 and "random" in proc.stdout
+    assert "game length in moves: mean" in proc.stdout and "10-90 %" in proc.stdout and "range" in proc.stdout
 
 
 @pytest.mark.parametrize("args,message", [
@@ -45,11 +54,27 @@ def test_simulate_defaults_to_random_players():
     (("arena", "kuhn_poker", "random", "-o", "players=9"), "players: 9 is not allowed"),
     (("arena", "connect4", "random", "-o", "rows"), "expected KEY=VALUE"),
     (("play", "connect4", "--seat", "5"), "--seat: must be 0..1"),
+    (("arena", "connect4", "random", "-n", "5", "--seed", "-1"), "--seed: must be >= 0, got -1"),
+    (("arena", "connect4", "random", "-n", "0"), "--games: must be >= 1, got 0"),
+    (("arena", "connect4", "random", "-w", "0"), "--workers: must be >= 1, got 0"),
+    (("simulate", "kuhn_poker", "-n", "3", "--seed", "-5"), "--seed: must be >= 0, got -5"),
+    (("play", "connect4", "--watch", "--against", "random", "--delay", "-1"), "--delay: must be >= 0, got -1"),
+    (("play", "connect4", "--against", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
+    (("accuracy", "tictactoe", "random", "-n", "0"), "--positions: must be >= 1, got 0"),
+    (("accuracy", "tictactoe", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
+    (("accuracy", "tictactoe", "random", "--min-ply", "-2"), "--min-ply: must be >= 0, got -2"),
+    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--steps", "0"),
+     "--steps: must be >= 1, got 0"),
+    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--minutes", "-1"),
+     "--minutes: must be > 0, got -1"),
+    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--actors", "0"),
+     "--actors: must be >= 1, got 0"),
 ])
 def test_bad_input_is_one_clear_line_and_a_nonzero_exit(args, message):
     proc = run_cli(*args)
     assert proc.returncode != 0
     assert message in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
@@ -57,8 +82,8 @@ def test_play_takes_moves_from_standard_input_and_answers_bad_input():
     moves = "hello\n42\ncolumn 3\n" + "3\n" * 3 + "q\n"
     proc = run_cli("play", "connect4", "--against", "random", "--seed", "1", stdin=moves)
     assert proc.returncode == 0, proc.stderr
-    assert "'hello' is not a legal move" in proc.stdout
-    assert "42 is not a legal move now" in proc.stdout
+    assert "'hello' is not a move here" in proc.stdout
+    assert "no move has the number 42" in proc.stdout
     assert "seat 1 (random) plays" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
 
@@ -73,4 +98,25 @@ def test_play_a_whole_game_to_the_end():
 def test_watch_mode_plays_agents_against_each_other():
     proc = run_cli("play", "kuhn_poker", "--watch", "--against", "random", "--seed", "3")
     assert proc.returncode == 0, proc.stderr
-    assert "result:" in proc.stdout and "chance: deal" in proc.stdout
+    assert "result:" in proc.stdout and "seat 0 is dealt" in proc.stdout
+
+
+def test_version():
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"boardzero {boardzero.__version__}"
+
+
+def test_agents_lists_every_agent_with_its_options():
+    out = run_cli("agents").stdout
+    for name in agent_names():
+        assert f"{name}: " in out
+    assert "simulations per move" in out and "temperature" in out
+
+
+@pytest.mark.parametrize("command", [(), ("play",), ("arena",), ("accuracy",), ("simulate",)])
+def test_flags_in_help_do_not_look_like_they_take_a_value(command):
+    out = run_cli(*command, "--help").stdout
+    flags = [line for line in out.splitlines() if re.search(r"--(help|json|watch|version)\b", line)]
+    assert flags
+    for line in flags:
+        assert not re.search(r"--(help|json|watch|version)\s+(<\w+>|BOOLEAN|TEXT)", line), line

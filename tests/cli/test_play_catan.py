@@ -17,11 +17,13 @@ import sys
 import numpy as np
 
 from boardzero.agents.registry import make_agent
-from boardzero.cli.play import DEFAULT_OPPONENT, HumanAgent, result_line
+from boardzero.cli.play import DEFAULT_OPPONENT, PROMPT, HumanAgent, result_line, wants_color
 from boardzero.core.registry import make
+from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
+from boardzero.games.catan import action_id
+from boardzero.games.catan import testing as T
 
-PROMPT = "your move (number or name; '?' lists moves, 'q' quits): "
 LISTED = re.compile(r"^\s+(\d+)\s+(\S.*)$")
 
 
@@ -54,7 +56,7 @@ def test_human_agent_plays_a_whole_two_player_game_against_the_heuristic():
     human = HumanAgent(game, stdin=person, stdout=screen)
     final = play_game(game, [human, make_agent("heuristic", game)], np.random.default_rng(5), seed=5)
     assert final.winner >= 0  # played to a finish, not stopped by the turn limit
-    assert person.answers > 20
+    assert person.answers > 10  # forced moves (a roll with no card to play first, ...) are not asked
     assert "is not a legal move" not in screen.getvalue()
     assert result_line(final, 0).startswith("result: ")
 
@@ -93,5 +95,46 @@ def test_boardzero_play_catan_to_the_end_through_the_command():
     assert proc.returncode == 0, out[-3000:]
     assert "seat 1: heuristic, seat 2: heuristic, seat 3: heuristic" in out
     assert "seat 1 (heuristic) plays:" in out
-    assert "result: " in out and answers > 20
+    assert "result: " in out and answers > 10
     assert "Traceback" not in out
+
+
+def discard_position():
+    """Seat 0 holds 10 cards and rolls a 7: five discards in a row."""
+    state = T.scenario(players=2)
+    T.give(state, 0, wood=5, brick=5)
+    T.set_turn(state, 0, "pre_roll")
+    state.apply(action_id("roll"))
+    state.apply(7)
+    return state
+
+
+def test_the_board_is_drawn_when_it_changed_not_before_every_decision():
+    state = discard_position()
+    screen = io.StringIO()
+    human = HumanAgent(state.game, stdin=io.StringIO("discard wood\n" * 3 + "b\ndiscard brick\n" * 2),
+                       stdout=screen, color=False)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        state.apply(human.act(SeatView(state, 0), rng))
+    out = screen.getvalue()
+    assert out.count("#18") == 3  # the board: once at first, then only when asked ('b', twice)
+    assert out.count("hand: ") == 5 + 2  # the own hand changes with every discard
+    assert T.hand(state, 0) == {"wood": 2, "brick": 3, "sheep": 0, "wheat": 0, "ore": 0}
+    assert "\x1b[" not in out
+
+
+def test_colour_where_asked():
+    state = discard_position()
+    screen = io.StringIO()
+    human = HumanAgent(state.game, stdin=io.StringIO("discard wood\n"), stdout=screen, color=True)
+    human.act(SeatView(state, 0), np.random.default_rng(0))
+    assert "\x1b[31m" in screen.getvalue()  # seat 0 in red
+    assert not wants_color(io.StringIO())
+
+
+def test_a_forced_move_is_played_without_asking():
+    state = T.scenario(players=2)
+    T.set_turn(state, 0, "pre_roll")  # no card to play: rolling is the only move
+    human = HumanAgent(state.game, stdin=io.StringIO(""), stdout=io.StringIO(), color=False)
+    assert human.act(SeatView(state, 0), np.random.default_rng(0)) == action_id("roll")

@@ -53,3 +53,39 @@ def test_wilson_interval_has_the_textbook_values():
     assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
     assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_an_entrant_in_several_seats_counts_one_result_per_seat():
+    result = run_arena("kuhn_poker", ["random"], num_games=300, workers=1, seed=2)
+    (random,) = result.entrants
+    assert random.seats == 3 and random.games == 300
+    assert random.wins + random.draws + random.losses == random.results == 900
+    assert random.wins == 300  # one seat wins each game (Kuhn poker has no ties)
+    assert random.win_rate == pytest.approx(1 / 3)
+    assert sorted(random.by_seat) == [0, 1, 2]
+    assert sum(c["wins"] for c in random.by_seat.values()) == 300
+
+
+def test_by_seat_counts_each_seat_from_zero():
+    result = run_arena("connect4", ["greedy", "random"], num_games=10, workers=1)
+    greedy = result.entrants[0]
+    for seat in (0, 1):
+        games = [g for g in result.games if g.seats[seat] == 0]
+        wins = sum(g.returns[seat] > g.returns[1 - seat] for g in games)
+        assert greedy.by_seat[seat]["wins"] == wins
+        assert sum(greedy.by_seat[seat].values()) == len(games) == 5
+
+
+def test_length_spread():
+    result = run_arena("connect4", ["random"], num_games=12, workers=1)
+    spread = result.length_spread()
+    lengths = sorted(g.decisions for g in result.games)
+    assert spread["min"] == lengths[0] and spread["max"] == lengths[-1]
+    assert spread["min"] <= spread["p10"] <= spread["median"] <= spread["p90"] <= spread["max"]
+    assert result.to_dict()["length"] == spread
+
+
+@pytest.mark.parametrize("keyword,value", [("seed", -1), ("workers", 0)])
+def test_bad_seed_or_workers_is_a_config_error(keyword, value):
+    with pytest.raises(ConfigError, match=f"{keyword}: must be >= "):
+        run_arena("connect4", ["random"], num_games=1, **{keyword: value})

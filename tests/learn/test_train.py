@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -200,11 +201,13 @@ every = 0
     saved = sorted(checkpoints.glob("step_*.json"))
     assert saved, process.stderr.read().decode()
     last_step = int(json.loads(saved[-1].read_text())["step"])
-    result = subprocess.run([*command, "--steps", str(last_step + 2)], capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*command, "--steps", str(last_step + 3)], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
-    assert "resumed" in result.stdout and f"step {last_step + 2}," in result.stdout
+    assert "resumed" in result.stdout and f"step {last_step + 3}," in result.stdout  # a multiple of log_every
+    assert f"tensorboard --logdir {run / 'tb'}" in " ".join(result.stdout.split())
+    assert re.search(r"left (\d+:\d\d:\d\d|\?)", result.stdout), result.stdout  # time left in the log
     meta = json.loads(sorted(checkpoints.glob("step_*.json"))[-1].read_text())
-    assert meta["trainer"] == method and meta["step"] == last_step + 2
+    assert meta["trainer"] == method and meta["step"] == last_step + 3
 
 
 def test_evaluation_openings_vary_deterministic_games():

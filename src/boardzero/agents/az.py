@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import torch
 from torch import nn
 
 from boardzero.agents.base import Advice, Agent, ranked_advice
@@ -102,8 +101,7 @@ def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False
 
 
 def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphazero",)) -> nn.Module:
-    """A checkpoint's network made by one of ``trainers``, for playing (one thread)."""
-    torch.set_num_threads(1)
+    """A checkpoint's network made by one of ``trainers``, for playing (one thread: ``load_network``)."""
     if not path:
         raise ConfigError("agent", "needs a checkpoint, e.g. az:runs/c4 or az:runs/c4/checkpoints/step_00001000.json")
     net, _ = load_network(path, game=game, trainers=trainers)
@@ -112,19 +110,32 @@ def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphaz
 
 def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_puct: float = 1.5,
        batch: int = 8, solver: bool = True) -> Agent:
-    """``az:<checkpoint>[,sims=N][,greedy][,c_puct=X][,batch=B][,solver=false]``; ``batch``: leaves per network
-    call; ``solver``: prove wins and losses from terminal states during the search."""
+    """A trained AlphaZero network (a run directory or checkpoint file) with search, or its policy alone.
+
+    path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
+    sims: simulations per move
+    greedy: play the network's policy alone, no search (also sims=0)
+    c_puct: exploration weight of the search
+    batch: leaves per network call
+    solver: prove wins and losses from terminal states during the search
+    """
     return network_agent(game, load_for_play(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch,
                          solver=solver)
 
 
 def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:
-    """``policy:<checkpoint>[,temperature=T]``: the most probable move of an AlphaZero or PPO network's policy
-    (``temperature`` > 0 samples instead)."""
+    """The policy alone of a trained AlphaZero or PPO network: its most probable legal move.
+
+    path: the checkpoint (as for az)
+    temperature: 0 plays the most probable move; above 0 samples policy ** (1/temperature)
+    """
     return PolicyAgent(game, load_for_play(game, path, trainers=("alphazero", "ppo")), temperature=temperature)
 
 
 def ppo(game: Game, path: str = "", *, greedy: bool = False) -> Agent:
-    """``ppo:<checkpoint>[,greedy]``: a PPO-trained policy, sampled as it was trained (``greedy``: the most
-    probable move)."""
+    """A PPO-trained policy, sampled as it was trained.
+
+    path: the checkpoint (as for az)
+    greedy: play the most probable move instead of sampling
+    """
     return PolicyAgent(game, load_for_play(game, path, trainers=("ppo",)), temperature=0.0 if greedy else 1.0)

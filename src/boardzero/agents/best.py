@@ -40,9 +40,17 @@ def shipped_model(game: Game) -> Path:
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, batch: int = 0,
          solver: bool = True) -> Agent:
-    """``best`` = the shipped model with its stored settings (about a second per move); ``best:fast`` = its
-    lighter settings; ``best:greedy`` = the network alone (no search or planning); ``best:sims=N`` overrides the
-    simulations of a searching model; ``solver=false`` turns off proving wins and losses (AlphaZero models)."""
+    """The game's shipped trained model, played with the settings stored beside it (about a second per move).
+
+    fast: its lighter stored settings
+    greedy: the network alone, no search or planning
+    sims: simulations per move of a searching model (0: the stored setting)
+    batch: leaves per network call (0: the stored setting)
+    solver: prove wins and losses from terminal states during the search (AlphaZero models)
+    """
+    for name, value in (("sims", sims), ("batch", batch)):
+        if value < 0:
+            raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     from boardzero.agents.az import network_agent
     from boardzero.agents.td import TDAgent
 

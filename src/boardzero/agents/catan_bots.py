@@ -61,7 +61,7 @@ def action_kind(a: int) -> str:
 
 
 class WeightedAgent(Agent):
-    """Random, but prefers building to ending the turn.
+    """Catan: random, but prefers building to ending the turn.
 
     Each kind of build has a total weight (``BUILD_WEIGHT``: city > settlement >
     development card > road) shared among its legal actions, every other action
@@ -232,7 +232,7 @@ class _Position:
 
 # ----------------------------------------------------------------------------- the heuristic player
 class HeuristicAgent(Agent):
-    """A strong rule-based Catan player (see the module docstring)."""
+    """Catan: a strong rule-based player (setup by production, city > settlement > card > road, robs the leader)."""
 
     def __init__(self, game: Game):
         _check_catan(game, "heuristic")

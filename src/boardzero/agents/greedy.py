@@ -22,6 +22,8 @@ def _wins_now(state: State, action: int, seat: int) -> bool:
 
 
 class GreedyAgent(Agent):
+    """Two-player games without chance: win now if possible, else block an immediate loss, else random."""
+
     def __init__(self, game: Game):
         if game.num_players != 2 or game.has_chance:
             raise ConfigError("agent greedy", f"needs a two-player game without chance, not {game.name!r}")

@@ -20,11 +20,18 @@ from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator
 class MCTSAgent(Agent):
     def __init__(self, game: Game, *, sims: int = 400, c: float = 1.0, rollouts: int = 1, batch: int = 1,
                  reuse: bool = True, temperature: float = 0.0, selection: str = "uct", solver: bool = False):
-        """sims: simulations per move; c: exploration weight; rollouts: random playouts per leaf;
-        batch: leaves per evaluation round (virtual loss); reuse: keep the tree between moves;
-        temperature: 0 plays the most visited move, >0 samples visits ** (1/temperature);
-        selection: uct (default) or puct (uniform priors); solver: prove wins and losses from terminal
-        states (off by default, so ``mcts`` stays the plain rollout baseline)."""
+        """UCT search with random rollouts, any number of players (max^n), chance and hidden information.
+
+        sims: simulations per move
+        c: exploration weight
+        rollouts: random playouts per leaf
+        batch: leaves per evaluation round (virtual loss)
+        reuse: keep the tree between moves
+        temperature: 0 plays the most visited move, >0 samples visits ** (1/temperature)
+        selection: uct (default) or puct (uniform priors)
+        solver: prove wins and losses from terminal states (off by default, so ``mcts`` stays the plain
+            rollout baseline)
+        """
         if sims < 1:
             raise ConfigError("agent mcts.sims", f"must be at least 1, got {sims}")
         if rollouts < 1:
@@ -33,6 +40,8 @@ class MCTSAgent(Agent):
             raise ConfigError("agent mcts.batch", f"must be at least 1, got {batch}")
         if c < 0:
             raise ConfigError("agent mcts.c", f"must be >= 0, got {c}")
+        if temperature < 0:
+            raise ConfigError("agent mcts.temperature", f"must be >= 0, got {temperature}")
         if selection not in ("uct", "puct"):
             raise ConfigError("agent mcts.selection", f"{selection!r} is not allowed; allowed: uct, puct")
         self.game = game

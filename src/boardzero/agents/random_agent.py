@@ -10,6 +10,8 @@ from boardzero.core.view import SeatView
 
 
 class RandomAgent(Agent):
+    """Uniformly random legal moves, in any game."""
+
     def __init__(self, game: Game):
         self.game = game
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import re
 import typing
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from boardzero.core.api import Game
@@ -66,6 +67,53 @@ def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
         else:
             words.append(part)
     return name, words, options
+
+
+@dataclass(frozen=True)
+class AgentOption:
+    name: str
+    type: str  # int, float, bool, str
+    default: Any  # inspect.Parameter.empty for a required argument
+    doc: str
+    positional: bool  # given as a bare word (az:runs/c4) rather than key=value
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    name: str
+    summary: str
+    options: list[AgentOption]
+
+
+def describe_agent(name: str) -> AgentInfo:
+    """What an agent does and its options, read from its factory's signature and docstrings, so it stays true.
+
+    Docstring convention: the first line says what the agent does; then one line ``option: meaning`` per
+    option (in the class docstring or ``__init__``'s for a class).
+    """
+    factory = _factory(name)
+    init = factory.__init__ if inspect.isclass(factory) else factory
+    docs = "\n".join(inspect.cleandoc(f.__doc__ or "") for f in dict.fromkeys((factory, init)))  # own, not inherited
+    params = [p for p in inspect.signature(factory).parameters.values()
+              if p.name != "game" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    try:
+        hints = typing.get_type_hints(init)
+    except Exception:  # pragma: no cover - unresolvable annotations
+        hints = {}
+    meanings = _option_docs(docs, [p.name for p in params])
+    options = [AgentOption(p.name, getattr(hints.get(p.name), "__name__", type(p.default).__name__), p.default,
+                           meanings.get(p.name, ""), p.kind == p.POSITIONAL_OR_KEYWORD) for p in params]
+    summary = next((line for line in docs.splitlines() if line.strip()), "")
+    return AgentInfo(name, summary, options)
+
+
+def _option_docs(doc: str, names: list[str]) -> dict[str, str]:
+    """``{option: meaning}`` from docstring lines ``option: meaning`` (continued on more indented lines)."""
+    if not names:
+        return {}
+    starts = list(re.finditer(rf"^[ \t]*({'|'.join(map(re.escape, names))}):[ \t]+", doc, re.M))
+    ends = [m.start() for m in starts[1:]] + [len(doc)]
+    return {m.group(1): " ".join(doc[m.end():end].split("\n\n")[0].split()) for m, end in zip(starts, ends)}
 
 
 def make_agent(spec: str, game: Game) -> Agent:

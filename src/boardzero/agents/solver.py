@@ -60,14 +60,19 @@ CONNECT4_CENTRE = 3
 
 
 class SolverAgent(Agent):
+    """Perfect play for Connect 4 and tic-tac-toe from an exact solver."""
+
     def __init__(self, game: Game, *, exact_from: int = 8, opening_sims: int = 2000):
-        """exact_from: Connect 4 ply from which every move is solved exactly (earlier: centre, then MCTS);
-        opening_sims: MCTS simulations per move before that ply."""
+        """exact_from: Connect 4 ply from which every move is solved exactly (earlier: centre, then MCTS)
+        opening_sims: MCTS simulations per move before that ply
+        """
         if game.name not in SOLVED_GAMES:
             raise ConfigError("agent solver",
                               f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
         if exact_from < 0:
             raise ConfigError("agent solver.exact_from", f"must be >= 0, got {exact_from}")
+        if opening_sims < 1:
+            raise ConfigError("agent solver.opening_sims", f"must be >= 1, got {opening_sims}")
         self.game = game
         self.exact_from = exact_from if game.name == "connect4" else 0
         self.opening_sims = opening_sims

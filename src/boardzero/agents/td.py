@@ -111,10 +111,14 @@ class TDAgent(Agent):
 
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5) -> Agent:
-    """``td:<checkpoint>[,depth=D][,width=W][,sims=N]``: a TD(lambda) value network choosing the move it values
-    most (``depth`` > 1: planning the rest of its own turn, ``width`` positions kept per step; ``sims`` > 0:
-    PUCT search with uniform priors and the network's values at the leaves, over chance and the other seats'
-    replies, each simulation from a state drawn to fit what the seat knows)."""
+    """A TD(lambda) value network playing the move whose resulting position it values most.
+
+    path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
+    depth: > 1 plans the rest of its own turn that many decisions deep
+    width: positions kept per planning step
+    sims: > 0 searches by PUCT with uniform priors and the network's values at the leaves, over chance and the other seats' replies, each simulation from a state drawn to fit what the seat knows
+    c_puct: exploration constant of that search
+    """
     from boardzero.agents.az import load_for_play
 
     return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,

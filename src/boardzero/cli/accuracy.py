@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from boardzero.cli.options import checked
+from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.eval.accuracy import (
     check_solved,
@@ -20,15 +22,18 @@ from boardzero.eval.accuracy import (
     sample_positions,
     save_positions,
 )
+from boardzero.cli.progress import progress_bar
 
 
 def accuracy(
     game: str = typer.Argument(..., help="connect4 or tictactoe."),
     agents: list[str] = typer.Argument(..., help="Agent specs to score, e.g. random mcts:sims=400 az:runs/c4"),
-    positions: int = typer.Option(200, "--positions", "-n", help="Number of test positions to draw."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the position draw and of the agents."),
-    min_ply: Optional[int] = typer.Option(None, "--min-ply", help="Earliest ply of a test position (connect4: 10)."),
-    max_ply: Optional[int] = typer.Option(None, "--max-ply", help="Latest ply of a test position (connect4: 32)."),
+    positions: int = checked(200, "--positions", "-n", help="Number of test positions to draw", minimum=1),
+    seed: int = checked(0, "--seed", help="Seed of the position draw and of the agents", minimum=0),
+    min_ply: Optional[int] = checked(None, "--min-ply", help="Earliest ply of a test position (connect4: 10)",
+                                     minimum=0),
+    max_ply: Optional[int] = checked(None, "--max-ply", help="Latest ply of a test position (connect4: 32)",
+                                     minimum=0),
     cache: Optional[Path] = typer.Option(None, "--cache", help="JSON file of solved positions: read if it exists, "
                                                                "else written, so later runs skip the solving."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object."),
@@ -44,12 +49,21 @@ def accuracy(
     if cache is not None and cache.exists():
         test_positions = load_positions(cache, the_game)
     else:
-        console.print(f"drawing and solving {positions} {game} positions ...")
-        test_positions = sample_positions(the_game, positions, np.random.default_rng(seed), min_ply=min_ply,
-                                          max_ply=max_ply)
+        with progress_bar(console, f"drawing and solving {game} positions", positions, "positions") as advance:
+            test_positions = sample_positions(the_game, positions, np.random.default_rng(seed), min_ply=min_ply,
+                                              max_ply=max_ply, on_position=lambda _: advance())
+        if len(test_positions) < positions:
+            console.print(f"found only {len(test_positions)} distinct {game} positions with a choice to make "
+                          f"(asked for {positions})")
         if cache is not None:
             save_positions(cache, the_game, test_positions)
-    results = [move_accuracy(spec, the_game, test_positions, np.random.default_rng(seed)) for spec in agents]
+    if not test_positions:
+        raise ConfigError("--positions", "no test positions to score (an empty cache file?)")
+    results = []
+    for spec in agents:
+        with progress_bar(console, f"scoring {spec}", len(test_positions), "positions") as advance:
+            results.append(move_accuracy(spec, the_game, test_positions, np.random.default_rng(seed),
+                                         on_position=lambda *_: advance()))
     expected_random = expected_random_accuracy(test_positions)
     if as_json:
         print(json.dumps({"game": game, "positions": len(test_positions), "expected_random": expected_random,

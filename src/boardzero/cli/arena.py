@@ -11,13 +11,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from boardzero.cli.options import parse_game_options
+from boardzero.cli.options import checked, parse_game_options
 from boardzero.cli.progress import games_progress
 from boardzero.eval.arena import ArenaResult, run_arena
 
-GAMES_OPTION = typer.Option(100, "--games", "-n", help="Number of games to play.")
-SEED_OPTION = typer.Option(0, "--seed", help="Base seed; game i uses (seed, i).")
-WORKERS_OPTION = typer.Option(None, "--workers", "-w", help="Worker processes (default: one per core).")
+GAMES_OPTION = checked(100, "--games", "-n", help="Number of games to play", minimum=1)
+SEED_OPTION = checked(0, "--seed", help="Base seed; game i uses (seed, i)", minimum=0)
+WORKERS_OPTION = checked(None, "--workers", "-w", help="Worker processes (default: one per core)", minimum=1)
+SEATS_NOTE = "seats count from 0; seat 0 moves first"
 JSON_OPTION = typer.Option(False, "--json", help="Print the result as one JSON object (for scripts).")
 OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable).")
 PLAYERS_OPTION = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option.")
@@ -74,7 +75,9 @@ def _run_with_progress(game: str, agents: list[str], games: int, seed: int, work
 
 
 def print_report(result: ArenaResult) -> None:
-    table = Table(title=f"{result.game} — {len(result.games)} games, seats rotated")
+    several = any(e.seats > 1 for e in result.entrants)
+    table = Table(title=f"{result.game} — {len(result.games)} games, seats rotated",
+                  caption="one result per seat: an agent in k seats has k results per game" if several else None)
     for column in ("agent", "seats", "win %", "95 % interval", "wins", "draws", "losses", "mean return"):
         table.add_column(column, justify="left" if column == "agent" else "right",
                          overflow="fold", min_width=len(column) if column != "agent" else 12)
@@ -87,8 +90,16 @@ def print_report(result: ArenaResult) -> None:
     if result.options:
         console.print("options: " + ", ".join(f"{k}={v}" for k, v in result.options.items()), highlight=False)
     console.print(table)
-    console.print(f"mean game length: {result.mean_length:.1f} moves")
+    console.print(length_line(result.length_spread()), highlight=False)
+    console.print(f"by seat ({SEATS_NOTE}), won/drawn/lost:", highlight=False)
     for entrant in result.entrants:
-        splits = [f"seat {seat + 1}: {c['wins']}/{c['draws']}/{c['losses']}"
-                  for seat, c in sorted(entrant.by_seat.items())]
-        console.print(f"{entrant.spec} by first seat (won/drawn/lost): " + ", ".join(splits), highlight=False)
+        splits = [f"seat {seat}: {c['wins']}/{c['draws']}/{c['losses']}" for seat, c in sorted(entrant.by_seat.items())]
+        console.print(f"  {entrant.spec}: " + ", ".join(splits), highlight=False)
+
+
+def length_line(spread: dict[str, float]) -> str:
+    """'game length in moves: mean 18.5, median 17, 10-90 % 9-30, range 7-42'."""
+    if not spread:
+        return "game length: no games"
+    return (f"game length in moves: mean {spread['mean']:.1f}, median {spread['median']:g}, "
+            f"10-90 % {spread['p10']:g}-{spread['p90']:g}, range {spread['min']:g}-{spread['max']:g}")

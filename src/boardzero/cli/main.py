@@ -7,22 +7,26 @@ import sys
 import typer
 from rich.console import Console
 
+import boardzero
 from boardzero.core.errors import BoardzeroError
 
 app = typer.Typer(
     name="boardzero",
-    help="Train agents for board games by self-play, pit them against each other, and play against them.",
+    help="Train agents for board games by self-play, pit them against each other, and play against them. "
+         "Seats count from 0 in every command and output (seat 0 moves first).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
 
-from boardzero.cli import arena as _arena  # noqa: E402  (commands register on import)
+from boardzero.cli import agents as _agents  # noqa: E402  (commands register on import)
+from boardzero.cli import arena as _arena  # noqa: E402
 from boardzero.cli import bench as _bench  # noqa: E402
 from boardzero.cli import games as _games  # noqa: E402
 from boardzero.cli import play as _play  # noqa: E402
 
 app.command("games")(_games.games)
+app.command("agents")(_agents.agents)
 app.command("arena")(_arena.arena)
 app.command("simulate")(_arena.simulate)
 app.command("play")(_play.play)
@@ -35,6 +39,19 @@ app.command("replay")(__import__("boardzero.cli.replay", fromlist=["replay"]).re
 app.command("curve")(__import__("boardzero.cli.curve", fromlist=["curve"]).curve)
 app.command("report")(__import__("boardzero.cli.report", fromlist=["report"]).report)
 app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(_bench.bench)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", help="Print the boardzero version and exit.",
+                                 callback=lambda value: _print_version() if value else None, is_eager=True),
+) -> None:
+    """Options of the boardzero command itself."""
+
+
+def _print_version() -> None:
+    print(f"boardzero {boardzero.__version__}")
+    raise typer.Exit()
 
 
 def main() -> None:

@@ -1,6 +1,14 @@
-"""Command-line helpers shared by several commands."""
+"""Command-line helpers shared by several commands: game options and checked numeric options.
+
+Every numeric option is checked when the command line is read: a value out of range is a
+one-line ``ConfigError`` naming the option and what it allows, before anything runs.
+"""
 
 from __future__ import annotations
+
+from typing import Any, Callable
+
+import typer
 
 from boardzero.core.errors import ConfigError
 
@@ -16,3 +24,22 @@ def parse_game_options(pairs: list[str] | None, players: int | None = None) -> d
     if players is not None:
         options["players"] = str(players)
     return options
+
+
+def at_least(minimum: float, *, above: bool = False) -> Callable[[typer.CallbackParam, Any], Any]:
+    """A typer callback refusing values below ``minimum`` (or equal to it, with ``above``)."""
+
+    def check(param: typer.CallbackParam, value: Any) -> Any:
+        if value is not None and (value < minimum or (above and value == minimum)):
+            name = max(param.opts, key=len)  # the long form, e.g. --games for -n
+            raise ConfigError(name, f"must be {'>' if above else '>='} {minimum:g}, got {value:g}")
+        return value
+
+    return check
+
+
+def checked(default: Any, *names: str, help: str, minimum: float, above: bool = False) -> Any:
+    """A numeric ``typer.Option`` whose value must be >= ``minimum`` (> with ``above``); the help says so."""
+    bound = f"{'>' if above else '>='} {minimum:g}"
+    return typer.Option(default, *names, help=f"{help} ({bound})", callback=at_least(minimum, above=above))
+

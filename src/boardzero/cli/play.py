@@ -1,7 +1,14 @@
-"""``boardzero play``: a person plays a game in the terminal against agents (or watches agents play)."""
+"""``boardzero play``: a person plays a game in the terminal against agents (or watches agents play).
+
+Seats count from 0 (seat 0 moves first). A move is typed as its number in the
+list or by name (``core.moves``); the picture is redrawn part by part, only
+where it changed since the person last saw it ('b' shows all of it), in colour
+on a terminal; a bot that takes a while shows that it is thinking.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import time
@@ -9,12 +16,14 @@ from typing import Optional, TextIO
 
 import numpy as np
 import typer
+from rich.console import Console
 
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
-from boardzero.cli.options import parse_game_options
+from boardzero.cli.options import checked, parse_game_options
 from boardzero.core.api import CHANCE, State
 from boardzero.core.errors import ConfigError
+from boardzero.core.moves import MoveNames
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
@@ -22,29 +31,61 @@ from boardzero.eval.match import play_game
 # the bundled agent of each game: its shipped trained model, or Catan's hand-written bot
 DEFAULT_OPPONENT = {"catan": "heuristic", "connect4": "best", "tictactoe": "best", "kuhn_poker": "best"}
 FALLBACK_OPPONENT = "mcts:sims=400"
+WATCH_DELAY = 0.5  # seconds after each move when watching on a terminal
 LIST_LIMIT = 60  # legal moves listed in full up to this many
 COLUMNS_FROM = 12  # longer listings are laid out in columns (Catan's 54 setup spots fit one screen)
+PROMPT = "your move (number or name; '?' lists moves, 'b' shows the board, 'q' quits): "
 
 
 class QuitGame(Exception):
     """The person asked to leave the game (or standard input ended)."""
 
 
+def wants_color(stream: TextIO) -> bool:
+    """ANSI colours on a terminal, unless NO_COLOR is set or the terminal is dumb."""
+    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+class Picture:
+    """Shows a position (``State.render_parts``: the board, then status parts) again only where it changed:
+    the board when it changed, the status (every seat's line, so one's own hand is always in view) when any
+    of it changed."""
+
+    def __init__(self, out: TextIO, color: bool):
+        self.out, self.color, self.shown = out, color, []
+
+    def show(self, parts: list[str], everything: bool = False) -> None:
+        board, status = parts[:1], parts[1:]
+        text = [*(board if everything or board != self.shown[:1] else []),
+                *(status if everything or status != self.shown[1:] else [])]
+        self.shown = parts
+        if text:
+            self.out.write("\n".join(text) + "\n")
+            self.out.flush()
+
+
 class HumanAgent(Agent):
-    """Asks a person for each move; bad input is answered with a message and a new prompt."""
+    """Asks a person for each move; bad input is answered with the reason and a new prompt."""
 
     spec = "human"
 
-    def __init__(self, game, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout):
+    def __init__(self, game, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, *, color: bool | None = None):
         self.game = game
         self.stdin, self.stdout = stdin, stdout
+        self.picture = Picture(stdout, wants_color(stdout) if color is None else color)
+
+    def reset(self) -> None:
+        self.picture.shown = []
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
-        self._say(view.render())
+        self.picture.show(view.render_parts(color=self.picture.color))
         legal = [int(a) for a in view.legal_actions]
+        if len(legal) == 1:  # nothing to decide (roll when no card can be played first, ...): the log says it
+            return legal[0]
         self._list_moves(view, legal)
+        names = MoveNames(view)
         while True:
-            self.stdout.write("your move (number or name; '?' lists moves, 'q' quits): ")
+            self.stdout.write(PROMPT)
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
@@ -52,13 +93,15 @@ class HumanAgent(Agent):
             text = line.strip()
             if text.lower() in ("q", "quit", "exit"):
                 raise QuitGame("you left the game")
-            if text in ("?", "help", ""):
+            if text.lower() in ("?", "help", ""):
                 self._list_moves(view, legal, full=True)
-                continue
-            choice, problem = parse_move(text, legal, view.action_name)
-            if choice is not None:
-                return choice
-            self._say(problem)
+            elif text.lower() in ("b", "board"):
+                self.picture.show(view.render_parts(color=self.picture.color), everything=True)
+            else:
+                match = names.match(text)
+                if match.action is not None:
+                    return match.action
+                self._say(match.message)
 
     def _list_moves(self, view: SeatView, legal: list[int], full: bool = False) -> None:
         shown = legal if full or len(legal) <= LIST_LIMIT else legal[:LIST_LIMIT]
@@ -69,6 +112,20 @@ class HumanAgent(Agent):
     def _say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+
+class ShowThinking(Agent):
+    """Wraps a bot so that a terminal shows 'seat 1 (best) is thinking' while it chooses."""
+
+    def __init__(self, agent: Agent, console: Console):
+        self.agent, self.console, self.spec = agent, console, agent.spec
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+        with self.console.status(f"seat {view.seat} ({self.spec}) is thinking ...", spinner="dots"):
+            return self.agent.act(view, rng)
+
+    def reset(self) -> None:
+        self.agent.reset()
 
 
 def in_columns(entries: list[str], width: int | None = None) -> str:
@@ -83,82 +140,80 @@ def in_columns(entries: list[str], width: int | None = None) -> str:
                                      if c * rows + r < len(entries)).rstrip() for r in range(rows))
 
 
-def parse_move(text: str, legal: list[int], name_of) -> tuple[int | None, str]:
-    """Match typed text to a legal action id: the id itself, or a (unique prefix of a) move name."""
-    if text.lstrip("-").isdigit():
-        action = int(text)
-        if action in legal:
-            return action, ""
-        return None, f"{action} is not a legal move now; type one of the numbers listed ('?' lists them)"
-    names = {a: name_of(a).lower() for a in legal}
-    wanted = text.lower()
-    exact = [a for a, n in names.items() if n == wanted]
-    matches = exact or [a for a, n in names.items() if n.startswith(wanted)]
-    if len(matches) == 1:
-        return matches[0], ""
-    if matches:
-        return None, f"{text!r} matches {len(matches)} moves; type more of the name or the number"
-    return None, f"{text!r} is not a legal move; type a number from the list, or '?' to see it again"
-
-
 def play(
     game: str = typer.Argument("connect4", help="Game name (see `boardzero games`)."),
     against: Optional[list[str]] = typer.Option(None, "--against", "-a",
-                                                help="Agent spec for the other seats (repeatable; the last fills the rest)."),
-    seat: int = typer.Option(0, "--seat", "-s", help="Your seat (0 moves first)."),
+                                                help="Agent spec for the other seats (repeatable; the last fills the "
+                                                     "rest; see `boardzero agents`)."),
+    seat: int = typer.Option(0, "--seat", "-s", help="Your seat; seats count from 0, seat 0 moves first."),
     watch: bool = typer.Option(False, "--watch", help="Watch agents play every seat instead of playing."),
-    delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move when watching."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed for the setup and the dice."),
+    delay: Optional[float] = checked(None, "--delay", help=f"Seconds to pause after each move when watching "
+                                     f"(default: {WATCH_DELAY} on a terminal, 0 into a pipe or file)", minimum=0),
+    seed: Optional[int] = checked(None, "--seed", help="Seed for the setup and the dice (default: random)",
+                                  minimum=0),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option."),
 ) -> None:
-    """Play a game in the terminal against agents, e.g. `boardzero play connect4 --against mcts:sims=400`."""
+    """Play a game in the terminal against agents, e.g. `boardzero play connect4 --against mcts:sims=400`.
+
+    Type a move's number from the list or its name; seats count from 0.
+    """
     the_game = make(game, **parse_game_options(option, players))
     specs = against or [DEFAULT_OPPONENT.get(game, FALLBACK_OPPONENT)]
     if not 0 <= seat < the_game.num_players:
         raise ConfigError("--seat", f"must be 0..{the_game.num_players - 1} for {game}, got {seat}")
+    on_terminal = sys.stdout.isatty()
+    console = Console()
     others = [specs[min(i, len(specs) - 1)] for i in range(the_game.num_players - (0 if watch else 1))]
     agents: list[Agent] = [make_agent(spec, the_game) for spec in others]
+    if on_terminal:
+        agents = [ShowThinking(agent, console) for agent in agents]
     human_seat = None if watch else seat
     if human_seat is not None:
         agents.insert(seat, HumanAgent(the_game))
+    delay = watch_delay(delay, watch, on_terminal)
     rng = np.random.default_rng(seed)
-    seats = ", ".join(f"seat {i}: {a.spec}" for i, a in enumerate(agents))
-    print(f"{the_game.name} — {seats}")
+    print(f"{the_game.name} — " + ", ".join(f"seat {i}: {a.spec}" for i, a in enumerate(agents)))
+    narrate = Narrator(agents, human_seat, Picture(sys.stdout, wants_color(sys.stdout)) if watch else None, delay)
     try:
-        final = play_game(the_game, agents, rng, seed=seed, on_step=_narrator(agents, human_seat, watch, delay))
+        final = play_game(the_game, agents, rng, seed=seed, on_step=narrate)
     except QuitGame as exc:
         print(f"game over: {exc}")
         return
-    print(final.render())
+    print(final.render(human_seat, color=wants_color(sys.stdout)))
     print(result_line(final, human_seat))
 
 
-def _narrator(agents: list[Agent], human_seat: int | None, watch: bool, delay: float):
-    last_player = [None]  # when watching, draw the board once per turn, not after every step
+def watch_delay(delay: float | None, watch: bool, on_terminal: bool) -> float:
+    """The pause after each move: as given, else ``WATCH_DELAY`` when watching on a terminal (a person follows
+    it), else none (output into a pipe or a file)."""
+    if delay is not None:
+        return delay
+    return WATCH_DELAY if watch and on_terminal else 0.0
 
-    def narrate(state: State, player: int, action: int) -> None:
+
+class Narrator:
+    """The game log: one line per step, as the person's seat may know it; when watching, the picture once a turn."""
+
+    def __init__(self, agents: list[Agent], human_seat: int | None, picture: Picture | None, delay: float):
+        self.agents, self.human_seat, self.picture, self.delay = agents, human_seat, picture, delay
+        self.last_player: int | None = None
+
+    def __call__(self, state: State, player: int, action: int) -> None:
+        line = state.describe_step(action, self.human_seat)
         if player == CHANCE:
-            viewer = human_seat if human_seat is not None else None
-            hidden = viewer is not None and _outcome_hidden(state, viewer, action)
-            print(f"chance: {'(hidden from you)' if hidden else state.action_name(action)}")
+            print(line)
             return
-        if player == human_seat:
+        if player == self.human_seat:
+            forced = len(state.legal_actions()) == 1
+            print(f"you play: {line}" + (" (your only move)" if forced else ""))
             return
-        if watch and player != last_player[0]:
-            print(state.render())
-        last_player[0] = player
-        print(f"seat {player} ({agents[player].spec}) plays: {state.action_name(action)}")
-        if delay:
-            time.sleep(delay)
-
-    return narrate
-
-
-def _outcome_hidden(state: State, seat: int, outcome: int) -> bool:
-    probe = state.clone()
-    probe.apply(outcome)
-    return probe.public_history(seat)[-1] is None
+        if self.picture is not None and player != self.last_player:
+            self.picture.show(state.render_parts(color=self.picture.color))
+        self.last_player = player
+        print(f"seat {player} ({self.agents[player].spec}) plays: {line}", flush=True)
+        if self.delay:
+            time.sleep(self.delay)
 
 
 def result_line(state: State, human_seat: int | None) -> str:

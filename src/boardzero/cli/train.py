@@ -9,6 +9,8 @@ from typing import Optional
 import typer
 from rich.console import Console
 
+from boardzero.cli.options import checked
+from boardzero.cli.progress import still_running
 from boardzero.core.errors import ConfigError
 
 
@@ -16,9 +18,11 @@ def train(
     game: str = typer.Argument(..., help="Game name (see `boardzero games`); must match the config's `game` if set."),
     config: Path = typer.Option(..., "--config", "-c", help="TOML config file, e.g. configs/connect4.toml."),
     run: Path = typer.Option(..., "--run", "-r", help="Run directory; an existing run resumes from its newest checkpoint."),
-    steps: Optional[int] = typer.Option(None, "--steps", help="Learner steps to reach (overrides train.steps)."),
-    minutes: Optional[float] = typer.Option(None, "--minutes", help="Stop after this many minutes (overrides train.minutes)."),
-    actors: Optional[int] = typer.Option(None, "--actors", help="Self-play processes (overrides selfplay.actors)."),
+    steps: Optional[int] = checked(None, "--steps", help="Learner steps to reach (overrides train.steps)", minimum=1),
+    minutes: Optional[float] = checked(None, "--minutes", help="Stop after this many minutes (overrides "
+                                       "train.minutes)", minimum=0, above=True),
+    actors: Optional[int] = checked(None, "--actors", help="Self-play processes (overrides selfplay.actors)",
+                                    minimum=1),
 ) -> None:
     """Train by self-play with the method the config names (alphazero, td or ppo); killing and restarting continues from the last checkpoint.
 
@@ -31,16 +35,19 @@ def train(
     if cfg.game and cfg.game != game:
         raise ConfigError("game", f"{config} is a config for {cfg.game!r}, not {game!r}")
     cfg.game = game
-    if steps is not None and steps < 1:
-        raise ConfigError("--steps", f"must be >= 1, got {steps}")
-    if minutes is not None and minutes <= 0:
-        raise ConfigError("--minutes", f"must be > 0, got {minutes}")
     if actors is not None:
-        if actors < 1:
-            raise ConfigError("--actors", f"must be >= 1, got {actors}")
         cfg.selfplay.actors = actors
-    summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
-                           console=Console(width=None if sys.stdout.isatty() else 200))
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    with still_running(console, f"training {game} in {run} (Ctrl-C stops it with a checkpoint)"):
+        summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
+                               console=console)
     evaluation = summary["latest_eval"]
     typer.echo(f"run {run}: step {summary['step']}, {summary['games']} games, {summary['samples']} samples "
                f"in {summary['seconds']:.0f} s" + (f"; latest evaluation {evaluation}" if evaluation else ""))
+    typer.echo(tensorboard_line(run))
+
+
+def tensorboard_line(run: Path) -> str:
+    """How to watch a run's curves."""
+    return (f"metrics: {run / 'metrics.jsonl'}; curves in TensorBoard: tensorboard --logdir {run / 'tb'} "
+            "(then open http://localhost:6006)")

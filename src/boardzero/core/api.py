@@ -195,6 +195,22 @@ class State(abc.ABC):
             return self.game.outcome_name(action)
         return self.game.action_name(action)
 
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        """Other names a person may type for a player action here, besides its id and ``action_name``
+        (``road 29-35`` for ``road at 43 (nodes 29-35)``); see ``core.moves``. None by default."""
+        return ()
+
+    def describe_step(self, action: int, seat: int | None = None) -> str:
+        """A line for a game log: what applying ``action`` (a move or a chance outcome) here does, as ``seat``
+        may know it (None: everything). By default the action's name, or "(hidden)" for an outcome ``seat``
+        does not see; games add what follows from it (who receives what on a roll, say)."""
+        if self.current_player == CHANCE and seat is not None:
+            probe = self.clone()
+            probe.apply(action)
+            if probe.public_history(seat)[-1] is None:
+                return "(hidden)"
+        return self.action_name(action)
+
     def illegal_reason(self, action: int) -> str:
         """Why a player action is illegal now; games override with specific reasons."""
         legal = [self.game.action_name(a) for a in self.legal_actions()[:12]]
@@ -228,15 +244,20 @@ class State(abc.ABC):
         """The action history as ``seat`` saw it: ids it may not know are ``None``."""
         return list(self.history)
 
+    def render(self, seat: int | None = None, *, color: bool = False) -> str:
+        """A text picture of the position; with ``seat``, only what that seat may see; ``color``: ANSI colours
+        (where the game has them)."""
+        return repr(self)
+
+    def render_parts(self, seat: int | None = None, *, color: bool = False) -> list[str]:
+        """``render`` in parts: the board first, then status parts (a terminal redraws the board only when it
+        changed). One part by default."""
+        return [self.render(seat, color=color)]
     def last_seen_by(self) -> tuple[int, ...] | None:
         """The seats that may know the last applied entry of the history (None: every seat); derived from
         ``public_history`` by default, which games with long histories can answer faster."""
         seats = tuple(s for s in range(self.game.num_players) if self.public_history(s)[-1] is not None)
         return None if len(seats) == self.game.num_players else seats
-
-    def render(self, seat: int | None = None) -> str:
-        """A text picture of the position; with ``seat``, only what that seat may see."""
-        return repr(self)
 
     def public_view(self, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` may see of this position as read-only, JSON-ready data (``None``: a spectator,

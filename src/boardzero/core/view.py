@@ -59,9 +59,21 @@ class SeatView:
         """The action's name in this position (may name what the seat can see, never hidden facts)."""
         return self._state.action_name(action)
 
-    def render(self) -> str:
-        """A text picture of what this seat may see (for terminal play)."""
-        return self._state.render(self.seat)
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        """Other names a person may type for the action here (see ``core.moves``)."""
+        return self._state.action_aliases(action)
+
+    def illegal_reason(self, action: int) -> str:
+        """Why the action is not legal for this seat now (this seat is the one to move)."""
+        return self._state.illegal_reason(action)
+
+    def render(self, *, color: bool = False) -> str:
+        """A text picture of what this seat may see (for terminal play); ``color``: ANSI colours."""
+        return self._state.render(self.seat, color=color)
+
+    def render_parts(self, *, color: bool = False) -> list[str]:
+        """The same picture in parts (board, then status), so a terminal can redraw only what changed."""
+        return self._state.render_parts(self.seat, color=color)
 
 
 class FullSightView(SeatView):

@@ -82,8 +82,10 @@ def check_solved(game: Game) -> None:
 
 def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_ply: int | None = None,
                      max_ply: int | None = None, random_share: float = 0.5, require_choice: bool = True,
-                     max_tries: int | None = None) -> list[Position]:
-    """``count`` distinct solved positions from varied games (see the module docstring)."""
+                     max_tries: int | None = None,
+                     on_position: Callable[[Position], None] | None = None) -> list[Position]:
+    """``count`` distinct solved positions from varied games (see the module docstring); fewer when the
+    tries run out first. ``on_position`` is called with each position kept."""
     check_solved(game)
     low, high = DEFAULT_PLY_RANGE[game.name]
     low = low if min_ply is None else min_ply
@@ -105,6 +107,8 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
         if require_choice and legal.min() == legal.max():
             continue
         positions.append(Position(history, values))
+        if on_position is not None:
+            on_position(positions[-1])
     return positions
 
 
@@ -126,6 +130,8 @@ def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position],
                   *, on_position: Callable[[int, bool], None] | None = None) -> AccuracyResult:
     """Share of ``positions`` where ``agent``'s move keeps the best achievable result."""
     check_solved(game)
+    if not positions:
+        raise ConfigError("positions", "no test positions to score")
     rng = np.random.default_rng(0) if rng is None else rng
     if isinstance(agent, str):
         agent = make_agent(agent, game)

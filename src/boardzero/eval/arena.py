@@ -6,6 +6,13 @@ three random ones). Game ``i`` seats the entrants rotated by ``i`` places, so
 every entrant plays every seat equally often, and its setup seed and chance
 draws come from ``(seed, i)`` alone: results do not depend on the number of
 workers.
+
+Seats count from 0 (seat 0 moves first), in every report and in JSON. Results
+count per seat: an entrant filling k seats gets k results per game, one for
+each of its seats (won: that seat alone has the highest return; drawn: it
+shares the highest; lost: otherwise), so its win rate is comparable with an
+entrant that fills one seat (1/k of ``random`` filling k seats of a k-player
+game wins, not all of it).
 """
 
 from __future__ import annotations
@@ -41,20 +48,26 @@ class EntrantSummary:
     spec: str
     seats: int  # how many seats this entrant fills in each game
     games: int = 0
-    wins: int = 0
+    wins: int = 0  # seats won (see the module docstring: one result per seat filled)
     draws: int = 0
     losses: int = 0
     total_return: float = 0.0
-    by_seat: dict[int, dict[str, int]] = field(default_factory=dict)  # first seat taken -> {"wins": n, ...}
+    by_seat: dict[int, dict[str, int]] = field(default_factory=dict)  # seat (from 0) -> {"wins": n, ...} there
+
+    @property
+    def results(self) -> int:
+        """Seat results counted: games times seats filled."""
+        return self.wins + self.draws + self.losses
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return self.wins / self.results if self.results else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        low, high = wilson_interval(self.wins, self.games)
+        low, high = wilson_interval(self.wins, self.results)
         return {
-            "spec": self.spec, "seats": self.seats, "games": self.games, "wins": self.wins, "draws": self.draws,
+            "spec": self.spec, "seats": self.seats, "games": self.games, "results": self.results,
+            "wins": self.wins, "draws": self.draws,
             "losses": self.losses, "win_rate": self.win_rate, "win_rate_ci95": [low, high],
             "mean_return": self.total_return / self.games if self.games else 0.0,
             "by_seat": {str(seat): dict(counts) for seat, counts in sorted(self.by_seat.items())},
@@ -72,10 +85,19 @@ class ArenaResult:
     def mean_length(self) -> float:
         return float(np.mean([g.decisions for g in self.games])) if self.games else 0.0
 
+    def length_spread(self) -> dict[str, float]:
+        """Game lengths in player moves: mean, min, 10th percentile, median, 90th percentile, max."""
+        lengths = np.array([g.decisions for g in self.games], dtype=np.float64)
+        if not len(lengths):
+            return {}
+        low, median, high = np.percentile(lengths, [10, 50, 90])
+        return {"mean": float(lengths.mean()), "min": float(lengths.min()), "p10": float(low),
+                "median": float(median), "p90": float(high), "max": float(lengths.max())}
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game, "options": self.options, "games": len(self.games),
-            "mean_length": self.mean_length, "agents": [e.to_dict() for e in self.entrants],
+            "mean_length": self.mean_length, "length": self.length_spread(), "agents": [e.to_dict() for e in self.entrants],
             "records": [{"index": g.index, "seats": g.seats, "returns": g.returns, "decisions": g.decisions}
                         for g in sorted(self.games, key=lambda g: g.index)],
         }
@@ -87,14 +109,12 @@ def seat_entrants(num_entrants: int, num_players: int, rotation: int) -> list[in
     return [slots[(seat + rotation) % num_players] for seat in range(num_players)]
 
 
-def _outcome(returns: np.ndarray, seats: list[int], entrant: int) -> str:
-    """'win', 'draw' or 'loss' for an entrant given the final returns."""
+def _outcome(returns: np.ndarray, seat: int) -> str:
+    """'win', 'draw' or 'loss' of one seat given the final returns."""
     top = returns.max()
-    leaders = {seats[s] for s in np.flatnonzero(returns == top)}
-    if entrant not in leaders:
+    if returns[seat] != top:
         return "loss"
-    tied_seats = np.count_nonzero(returns == top)
-    return "win" if tied_seats == 1 else "draw"
+    return "win" if np.count_nonzero(returns == top) == 1 else "draw"
 
 
 # Per-process cache so each worker builds its game and agents once.
@@ -102,6 +122,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
+    # networks built here run on one thread each (nn.threads, applied by load_network): one process per core
     game = make(game_name, **options)
     # an entrant filling several seats gets one agent object per seat (agents may keep per-seat state);
     # they are built once here and reset by play_game before every game
@@ -145,6 +166,10 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
     starts there, so a bad spec fails before anything is drawn).
     """
     options = dict(options or {})
+    if seed < 0:
+        raise ConfigError("seed", f"must be >= 0, got {seed}")
+    if workers is not None and workers < 1:
+        raise ConfigError("workers", f"must be >= 1 (or None: one per core), got {workers}")
     game = check_match(game_name, specs, num_games=num_games, options=options)
     if on_start is not None:
         on_start()
@@ -175,11 +200,11 @@ _COUNTERS = {"win": "wins", "draw": "draws", "loss": "losses"}
 def _record(result: ArenaResult, game: GameResult) -> None:
     returns = np.asarray(game.returns)
     result.games.append(game)
-    for entrant_index, entrant in enumerate(result.entrants):
+    for entrant in result.entrants:
         entrant.games += 1
-        counter = _COUNTERS[_outcome(returns, game.seats, entrant_index)]
+    for seat, entrant_index in enumerate(game.seats):
+        entrant = result.entrants[entrant_index]
+        counter = _COUNTERS[_outcome(returns, seat)]
         setattr(entrant, counter, getattr(entrant, counter) + 1)
-        seat_counts = entrant.by_seat.setdefault(game.seats.index(entrant_index), dict.fromkeys(_COUNTERS.values(), 0))
-        seat_counts[counter] += 1
-        own = [returns[s] for s in range(len(returns)) if game.seats[s] == entrant_index]
-        entrant.total_return += float(np.mean(own))
+        entrant.by_seat.setdefault(seat, dict.fromkeys(_COUNTERS.values(), 0))[counter] += 1
+        entrant.total_return += float(returns[seat]) / entrant.seats

@@ -2,8 +2,10 @@
 
 The deck holds ``players + 1`` cards (J, Q, K and, for three players, A). Each
 player antes one chip and is dealt one card face down (chance nodes, one per
-seat). Seats act in order: ``pass`` (check, or fold after a bet) or ``bet``
-(bet one chip, or call a bet). After a bet every other player answers once;
+seat). Seats act in order: ``pass`` (action 0) or ``bet`` (action 1). Before
+anyone bets they read ``check`` and ``bet``; after a bet, ``fold`` and ``call``
+(a call puts in one chip, like a bet); the state names them so, and accepts
+``pass`` and ``bet`` as well. After a bet every other player answers once;
 the highest card among those still in takes the pot. Returns are chips won
 minus chips put in, so they sum to zero.
 """
@@ -19,6 +21,7 @@ from boardzero.core.api import CHANCE, TERMINAL, Game, State, base_public_view
 from boardzero.core.registry import option
 
 PASS, BET = 0, 1
+MOVE_NAMES = {False: ("check", "bet"), True: ("fold", "call")}  # by whether someone has bet
 CARD_NAMES = ("J", "Q", "K", "A")
 MAX_PLAYERS = 3
 
@@ -107,6 +110,21 @@ class KuhnState(State):
         if self.bettor >= 0 and self.to_act == self.bettor:
             self.done = True
 
+    def action_name(self, action: int) -> str:
+        if self.current_player < 0:
+            return super().action_name(action)
+        return MOVE_NAMES[self.bettor >= 0][int(action)]
+
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        return (self.game.action_name(action),) if self.current_player >= 0 else ()
+
+    def describe_step(self, action: int, seat: int | None = None) -> str:
+        if self.current_player != CHANCE:
+            return self.action_name(action)
+        dealt_to = len(self.cards)
+        card = CARD_NAMES[int(action)] if seat is None or seat == dealt_to else "a card"
+        return f"seat {dealt_to} is dealt {card}"
+
     def clone(self) -> KuhnState:
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
@@ -181,7 +199,7 @@ class KuhnState(State):
     def hidden_name(self, outcome: int) -> str:
         return f"deal a card to seat {len(self.cards)}"
 
-    def render(self, seat: int | None = None) -> str:
+    def render(self, seat: int | None = None, *, color: bool = False) -> str:
         n = self.game.num_players
         lines = []
         for s in range(n):
@@ -193,5 +211,5 @@ class KuhnState(State):
         if self.done:
             lines.append(f"seat {self.winner()} takes the pot; returns {self.returns().tolist()}")
         elif self.current_player >= 0:
-            lines.append(f"seat {self.to_act} to act ({'call or fold' if self.bettor >= 0 else 'check or bet'})")
+            lines.append(f"seat {self.to_act} to act ({' or '.join(MOVE_NAMES[self.bettor >= 0])})")
         return "\n".join(lines)

@@ -31,6 +31,7 @@ from torch import nn
 
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.nn.nets import NetworkSpec, build_network
+from boardzero.nn.threads import use_play_threads
 
 FORMAT = "boardzero-checkpoint"
 FORMAT_VERSION = 1
@@ -191,7 +192,10 @@ def resolve_checkpoint(path: str | Path) -> Path:
 def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | None = None
                  ) -> tuple[nn.Module, dict[str, Any]]:
     """Load a network and its metadata; with ``game``, check that the checkpoint was made for it; with
-    ``trainers``, that one of these methods made it (a TD value net cannot play as a policy)."""
+    ``trainers``, that one of these methods made it (a TD value net cannot play as a policy).
+
+    Loading is for play, so the process's networks then run on one thread (``nn.threads``).
+    """
     json_path = resolve_checkpoint(path)
     meta = read_metadata(json_path)
     if game is not None:
@@ -214,6 +218,7 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
     tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"])
     load_state(net, tensors, json_path)
     net.eval()
+    use_play_threads()
     return net, meta
 
 

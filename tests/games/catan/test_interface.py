@@ -79,8 +79,56 @@ def test_names_read_like_a_person_would_say_them():
     assert action_name(A("monopoly", resource="wheat")) == "play monopoly on wheat"
     assert action_name(A("robber", hex=4)) == "robber to hex 4"
     state = game.new_state(seed=0)
-    assert state.describe(A("robber", hex=4)) == "robber to hex 4 (brick 6)"
+    assert state.describe(A("robber", hex=4)) == "robber to hex 4 (brick 6; no buildings)"
     assert [outcome_name(o) for o in (8, 20, 34)] == ["dice 8", "draw knight", "steal ore"]
+
+
+def test_names_say_what_a_player_needs_to_choose():
+    state = T.scenario(players=3)  # beginner board: hex 4 is brick 6 with nodes 8 13 18 23 17 12
+    assert state.describe(A("settlement", node=0)) == "settlement at 0 (ore 10; harbour 2:1 sheep)"
+    assert state.describe(A("settlement", node=2)).endswith("; harbour 3:1)")
+    assert make("catan", board="beginner").action_name(A("settlement", node=0)) == "settlement at 0 (ore 10; harbour 2:1 sheep)"
+    T.settlement(state, 2, 8)
+    T.settlement(state, 1, 23)
+    assert state.describe(A("robber", hex=4)) == "robber to hex 4 (brick 6; buildings of seats 1, 2)"
+    T.give(state, 2, wood=2, ore=1)
+    assert state.describe(A("rob", seat=2)) == "rob seat 2 (3 cards)"
+
+
+def test_other_names_a_person_may_type():
+    state = T.scenario(players=3)
+    road = A("road", edge=T.edge(29, 35))
+    assert set(state.action_aliases(road)) == {"road 29-35", "road 35-29"}
+    assert state.action_aliases(A("trade", give="wood", get="ore")) == ("trade wood for ore",)
+    assert state.action_aliases(A("monopoly", resource="wheat")) == ("monopoly wheat",)
+    assert "knight" in state.action_aliases(A("knight"))
+
+
+def test_log_lines_say_who_receives_what_and_whom_a_steal_hits():
+    state = T.scenario(players=3)
+    T.settlement(state, 1, 8)  # on hex 4 (brick 6)
+    T.settlement(state, 2, 13, city=True)  # hex 4 too
+    T.set_turn(state, 0, "pre_roll")
+    state.apply(A("roll"))
+    assert state.describe_step(6, seat=0).startswith("seat 0 rolls 6: seat 1 gets 1 brick; seat 2 gets 2 brick")
+    state.apply(6)
+    T.set_turn(state, 0, "robber")
+    T.settlement(state, 1, 0)  # alone on hex 0
+    state.apply(A("robber", hex=0))  # one victim: the steal follows at once
+    steal_wood = E.O_STEAL + 0
+    T.give(state, 1, wood=1)
+    assert state.describe_step(steal_wood, seat=2) == "seat 0 steals a card from seat 1"
+    assert state.describe_step(steal_wood, seat=1) == "seat 0 steals wood from seat 1"
+    assert state.describe_step(steal_wood) == "seat 0 steals wood from seat 1"
+
+
+def test_log_line_of_a_monopoly_counts_what_it_took():
+    state = T.scenario(players=3)
+    T.give(state, 1, wheat=2)
+    T.give(state, 2, wheat=1, ore=1)
+    T.dev(state, 0, monopoly=1)
+    assert (state.describe_step(A("monopoly", resource="wheat"), seat=1)
+            == "play monopoly on wheat: seat 0 takes 3 wheat (seat 1: 2, seat 2: 1)")
 
 
 def test_action_id_rejects_bad_arguments():

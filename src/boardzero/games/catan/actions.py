@@ -99,17 +99,25 @@ def decode_trade(action: int) -> tuple[int, int]:
     return g, (r + 1 if r >= g else r)
 
 
-def node_context(node: int, hex_res, hex_num) -> str:
+def harbour_name(port: int) -> str:
+    """'3:1' or '2:1 wood' for a harbour type (5 = generic, else the resource)."""
+    return "3:1" if port == 5 else f"2:1 {RESOURCE_NAMES[port]}"
+
+
+def node_context(node: int, hex_res, hex_num, node_port=None) -> str:
+    """'brick 6, wood 11, desert' (the hexes around an intersection), with '; harbour 3:1' where there is one."""
     parts = []
     for h in NODE_HEXES[node]:
         if h >= 0:
             res = int(hex_res[h])
             parts.append(TERRAIN_NAMES[res] if res == 5 else f"{TERRAIN_NAMES[res]} {int(hex_num[h])}")
-    return ", ".join(parts)
+    harbour = -1 if node_port is None else int(node_port[node])
+    return ", ".join(parts) + (f"; harbour {harbour_name(harbour)}" if harbour >= 0 else "")
 
 
 def action_name(action: int, board=None) -> str:
-    """A readable name; with a board (hex_res, hex_num), settlements and cities name their hexes."""
+    """A readable name; with a board (hex_res, hex_num[, node_port]), settlements and cities name their hexes
+    (and harbour)."""
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         return f"invalid action {a}"

@@ -12,9 +12,9 @@ from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
-from boardzero.games.catan import explain, hidden, public, render
+from boardzero.games.catan import explain, hidden, names, narrate, public, render
 from boardzero.games.catan import observe as O
-from boardzero.games.catan.board import RESOURCE_NAMES, Board, make_board, parse_board_option
+from boardzero.games.catan.board import Board, make_board, parse_board_option
 
 
 @dataclass
@@ -94,8 +94,9 @@ class Catan(Game):
         return BatchedCatan(self, batch_size, seed, observation_key=observation_key)
 
     def action_name(self, action: int) -> str:
-        if self._fixed_board is not None:
-            return A.action_name(action, (self._fixed_board.hex_resource, self._fixed_board.hex_number))
+        board = self._fixed_board
+        if board is not None:
+            return A.action_name(action, (board.hex_resource, board.hex_number, board.node_harbours()))
         return A.action_name(action)
 
     def outcome_name(self, outcome: int) -> str:
@@ -278,18 +279,21 @@ class CatanState(State):
         return self.s[E.HEX_RES:E.HEX_RES + 19], self.s[E.HEX_NUM:E.HEX_NUM + 19]
 
     def describe(self, action: int) -> str:
-        """A rich name of ``action`` on this board, e.g. 'settlement at 23 (wheat 6, ore 5, sheep 9)'."""
-        a = int(action)
-        if E.A_TRADE <= a < E.A_BUY_DEV and self.current_player >= 0:
-            g, r = A.decode_trade(a)
-            rate = int(E.trade_rate(self.s, self.current_player, g))
-            return f"trade {rate} {RESOURCE_NAMES[g]} for 1 {RESOURCE_NAMES[r]}"
-        return A.action_name(a, self.board_arrays())
+        """A rich name of ``action`` on this board, with what a player needs to choose it:
+        'settlement at 0 (sheep 5; harbour 3:1)', 'robber to hex 14 (brick 8; buildings of seats 1, 2)',
+        'rob seat 2 (5 cards)', 'trade 3 wood for 1 ore'. Only public facts (others read it in the log)."""
+        return names.describe(self, int(action))
 
     def action_name(self, action: int) -> str:
         if self.current_player == CHANCE:
             return self.game.outcome_name(action)
         return self.describe(action)
+
+    def action_aliases(self, action: int) -> tuple[str, ...]:
+        return names.aliases(int(action))
+
+    def describe_step(self, action: int, seat: int | None = None) -> str:
+        return narrate.describe_step(self, int(action), seat)
 
     def illegal_reason(self, action: int) -> str:
         return explain.illegal_reason(self, int(action))
@@ -355,6 +359,9 @@ class CatanState(State):
         if self.phase == E.PH_DEV_DRAW:
             return "draw a development card"
         return super().hidden_name(outcome)
+
+    def render_parts(self, seat: int | None = None, *, color: bool = False) -> list[str]:
+        return render.render_parts(self, seat, color=color)
 
     def to_record(self) -> dict:
         record = super().to_record()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardzero.games.catan import engine as E
-from boardzero.games.catan.actions import DEV_NAMES
+from boardzero.games.catan.actions import DEV_NAMES, harbour_name
 from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.games.catan.explain import PHASE_NAMES
 from boardzero.games.catan.topology import (
@@ -35,6 +35,17 @@ def _pos(x: int, y: int) -> tuple[int, int]:
 
 
 def render(state, seat: int | None = None, *, color: bool = False) -> str:
+    """The board, a blank line, then the status lines."""
+    board, *status = render_parts(state, seat, color=color)
+    return "\n".join([board, "", *status])
+
+
+def render_parts(state, seat: int | None = None, *, color: bool = False) -> list[str]:
+    """[board picture, turn and bank lines, one block per seat]: a terminal redraws only the parts that changed."""
+    return [board_picture(state, color=color), *status_blocks(state, seat, color=color)]
+
+
+def board_picture(state, *, color: bool = False) -> str:
     s = state.s
     n = state.game.num_players
     rows, cols = 2 * 16 + 2 * _MY + 1, 4 * 10 + 2 * _MX + 1
@@ -81,8 +92,7 @@ def render(state, seat: int | None = None, *, color: bool = False) -> str:
     cx, cy = HEX_CENTRES[:, 0].mean(), HEX_CENTRES[:, 1].mean()
     for slot, e in enumerate(HARBOUR_EDGES):
         a, b = HARBOUR_NODES[slot]
-        port = int(s[E.NODE_PORT + a])
-        text = "3:1" if port == 5 else f"2:1 {RESOURCE_NAMES[port]}"
+        text = harbour_name(int(s[E.NODE_PORT + a]))
         mx, my = (NODE_XY[a] + NODE_XY[b]) / 2
         dx, dy = mx - cx, my - cy
         norm = max(np.hypot(dx, dy * 1.7), 1e-9)
@@ -98,42 +108,62 @@ def render(state, seat: int | None = None, *, color: bool = False) -> str:
         lines.append("".join(row).rstrip())
     while lines and not lines[-1]:
         lines.pop()
-    return "\n".join(lines + [""] + _status(state, seat))
+    return "\n".join(lines)
 
 
-def _status(state, seat) -> list[str]:
+def status_blocks(state, seat: int | None = None, *, color: bool = False) -> list[str]:
+    """The turn and bank lines, then one block per seat (its pieces; its hand where ``seat`` may see it)."""
+    return [_general_lines(state), *(_seat_block(state, p, seat, color) for p in range(state.game.num_players))]
+
+
+def _general_lines(state) -> str:
     s = state.s
-    n = state.game.num_players
     turn_player = int(s[E.G_TURN_PLAYER])
     last = int(s[E.G_LAST_ROLL])
-    out = [f"turn {int(s[E.G_TURN])}, seat {turn_player} to play ({LETTERS[turn_player]}); "
-           f"step: {PHASE_NAMES[int(s[E.G_PHASE])]}" + (f"; last roll {last}" if last else "")]
+    step = PHASE_NAMES[int(s[E.G_PHASE])]
+    if s[E.G_PHASE] == E.PH_DISCARD:
+        decider = int(s[E.G_DECIDER])
+        step += f" (seat {decider}: {int(s[E.pb(decider) + E.P_DISCARD])} more)"
+    robber = int(s[E.G_ROBBER])
+    out = [f"turn {int(s[E.G_TURN])}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
+           + (f"; last roll {last}" if last else "") + f"; robber on hex {robber}"]
     if s[E.G_PHASE] == E.PH_OVER:
         w = int(s[E.G_WINNER])
         out.append(f"game over: {'seat ' + str(w) + ' wins' if w >= 0 else 'turn limit reached'}")
     bank = " ".join(f"{RESOURCE_NAMES[r]} {int(s[E.BANK + r])}" for r in range(5))
     out.append(f"bank: {bank}; development deck: {int(s[E.DECK:E.DECK + 5].sum())} cards")
-    for p in range(n):
-        b = E.pb(p)
-        tags = []
-        if s[E.G_LONGEST_ROAD] == p:
-            tags.append("LONGEST ROAD")
-        if s[E.G_LARGEST_ARMY] == p:
-            tags.append("LARGEST ARMY")
-        see_all = seat is None or seat == p or s[E.G_PHASE] == E.PH_OVER
-        vp = state.victory_points(p, hidden=see_all)
-        line = (f"seat {p} ({LETTERS[p]}/{LETTERS[p].upper()}){' *you*' if seat == p else ''}: {vp} VP"
-                f"{'' if see_all else ' visible'}, {int(s[b + E.P_CARDS])} cards, "
-                f"{int(s[b + E.P_DEV:b + E.P_DEV + 5].sum())} dev cards, {int(s[b + E.P_KNIGHTS])} knights, "
-                f"road {int(s[b + E.P_ROAD_LEN])}, left: {int(s[b + E.P_ROADS_LEFT])} roads "
-                f"{int(s[b + E.P_SETTLEMENTS_LEFT])} settlements {int(s[b + E.P_CITIES_LEFT])} cities"
-                + (f" [{', '.join(tags)}]" if tags else ""))
-        out.append(line)
-        if see_all:
-            hand = ", ".join(f"{int(s[b + E.P_HAND + r])} {RESOURCE_NAMES[r]}" for r in range(5))
-            dev = ", ".join(f"{int(s[b + E.P_DEV + d])} {DEV_NAMES[d]}" for d in range(5) if s[b + E.P_DEV + d])
-            out.append(f"    hand: {hand}; development cards: {dev or 'none'}")
-    return out
+    return "\n".join(out)
+
+
+def _seat_block(state, p: int, seat: int | None, color: bool) -> str:
+    s = state.s
+    b = E.pb(p)
+    tags = []
+    if s[E.G_LONGEST_ROAD] == p:
+        tags.append("LONGEST ROAD")
+    if s[E.G_LARGEST_ARMY] == p:
+        tags.append("LARGEST ARMY")
+    see_all = seat is None or seat == p or s[E.G_PHASE] == E.PH_OVER
+    vp = state.victory_points(p, hidden=see_all)
+    name = f"seat {p} ({LETTERS[p]}/{LETTERS[p].upper()})"
+    line = (f"{_COLOURS[p] + name + _RESET if color else name}{' *you*' if seat == p else ''}: {vp} VP"
+            f"{'' if see_all else ' visible'}, {_count(s[b + E.P_CARDS], 'card')}, "
+            f"{_count(s[b + E.P_DEV:b + E.P_DEV + 5].sum(), 'dev card')}, {_count(s[b + E.P_KNIGHTS], 'knight')}, "
+            f"road {int(s[b + E.P_ROAD_LEN])}, left: {int(s[b + E.P_ROADS_LEFT])} roads "
+            f"{int(s[b + E.P_SETTLEMENTS_LEFT])} settlements {int(s[b + E.P_CITIES_LEFT])} cities"
+            + (f" [{', '.join(tags)}]" if tags else ""))
+    if not see_all:
+        return line
+    hand = ", ".join(f"{int(s[b + E.P_HAND + r])} {RESOURCE_NAMES[r]}" for r in range(5))
+    dev = ", ".join(_count(s[b + E.P_DEV + d], DEV_NAMES[d]) for d in range(5) if s[b + E.P_DEV + d])
+    return f"{line}\n    hand: {hand}; development cards: {dev or 'none'}"
+
+
+def _count(n, noun: str) -> str:
+    """'1 card', '3 cards', '2 victory points', '2 road building cards'."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{int(n)} {noun}{' cards' if noun.endswith(('building', 'plenty', 'monopoly')) else 's'}"
 
 
 def numbering_picture() -> str:

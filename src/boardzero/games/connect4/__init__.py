@@ -27,6 +27,7 @@ _PLAYABLE_BITS = np.flatnonzero(_BIT_ROW < ROWS)
 _GRID_ROW = ROWS - 1 - _BIT_ROW[_PLAYABLE_BITS]
 _GRID_COL = _BIT_COL[_PLAYABLE_BITS]
 _PLAYABLE_SHIFTS = _PLAYABLE_BITS.astype(np.uint64)
+DISCS_COLOURED = ("\x1b[1;31mX\x1b[0m", "\x1b[1;33mO\x1b[0m")  # red X, yellow O on a terminal
 
 
 def has_four(bitboard: int) -> bool:
@@ -151,11 +152,12 @@ class Connect4State(State):
                      "winning_cells": winning_cells(grids[self.winner]) if self.winner >= 0 else []})
         return view
 
-    def render(self, seat: int | None = None) -> str:
+    def render(self, seat: int | None = None, *, color: bool = False) -> str:
         marks = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))
+        discs = DISCS_COLOURED if color else ("X", "O")
         lines = [" " + " ".join(str(c) for c in range(COLS))]
         for r in range(ROWS):
-            cells = ["X" if marks[0][r, c] else "O" if marks[1][r, c] else "." for c in range(COLS)]
+            cells = [discs[0] if marks[0][r, c] else discs[1] if marks[1][r, c] else "." for c in range(COLS)]
             lines.append("|" + "|".join(cells) + "|")
         lines.append("+" + "-" * (2 * COLS - 1) + "+")
         if self.is_terminal():

@@ -10,6 +10,7 @@ LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 
 LINE_MASKS = tuple(sum(1 << int(c) for c in line) for line in LINES)
 FULL = (1 << 9) - 1
 _CELL_BITS = 1 << np.arange(9)
+ROW_NAMES, COLUMN_NAMES = ("top", "middle", "bottom"), ("left", "centre", "right")
 
 
 def has_line(bits: int) -> bool:
@@ -35,7 +36,8 @@ class TicTacToe(Game):
 
     def action_name(self, action: int) -> str:
         row, col = divmod(int(action), 3)
-        return f"cell {action} (row {row + 1}, column {col + 1})"
+        place = "centre" if (row, col) == (1, 1) else f"{ROW_NAMES[row]} {COLUMN_NAMES[col]}"
+        return f"cell {action} ({place})"
 
     def action_fields(self, action: int) -> dict:
         return {"kind": "mark", "cell": int(action)}
@@ -98,7 +100,7 @@ class TicTacToeState(State):
         view.update({"cells": cells, "winner": self.winner if self.winner >= 0 else None})
         return view
 
-    def render(self, seat: int | None = None) -> str:
+    def render(self, seat: int | None = None, *, color: bool = False) -> str:
         cells = ["X" if self.boards[0] >> i & 1 else "O" if self.boards[1] >> i & 1 else str(i) for i in range(9)]
         rows = [" " + " | ".join(cells[r * 3:r * 3 + 3]) for r in range(3)]
         text = "\n---+---+---\n".join(rows)
