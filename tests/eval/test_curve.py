@@ -26,3 +26,24 @@ def test_a_run_curve_has_a_point_per_checkpoint_and_opponent(tmp_path):
     assert len(load_curve(path)["points"]) == 4 and json.loads(path.read_text())["run"] == str(run)
     png = win_rates_over_time({"td": [asdict(p) for p in points]}, tmp_path / "curve.png")
     assert png.stat().st_size > 5000
+
+
+def test_saved_curves_are_redrawn_side_by_side_without_playing(tmp_path):
+    from typer.testing import CliRunner
+
+    from boardzero.cli.main import app
+
+    for name, score in (("td", 0.9), ("ppo", 0.6)):
+        (tmp_path / name).mkdir()
+        point = {"step": 10, "train_seconds": 60.0, "opponent": "weighted", "games": 40, "wins": int(40 * score),
+                 "score": score, "ci95": [score - 0.1, score + 0.05]}
+        (tmp_path / name / "curve.json").write_text(json.dumps({"run": str(tmp_path / name), "points": [point]}))
+    png = tmp_path / "both.png"
+    done = CliRunner().invoke(app, ["curve", str(tmp_path / "td" / "curve.json"), "--beside",
+                                    str(tmp_path / "ppo" / "curve.json"), "--plot", str(png)])
+    assert done.exit_code == 0, done.output
+    assert png.stat().st_size > 5000
+    (tmp_path / "bad.json").write_text("{}")
+    refused = CliRunner().invoke(app, ["curve", str(tmp_path / "bad.json"), "--plot", str(tmp_path / "bad.png")])
+    assert refused.exit_code != 0 and "not a curve JSON" in str(refused.exception)
+    assert not (tmp_path / "bad.png").exists()

@@ -11,7 +11,8 @@ from boardzero.core.errors import ConfigError
 
 
 def curve(
-    run: Path = typer.Argument(..., help="Training run directory (with checkpoints/step_<N>.json)."),
+    run: Path = typer.Argument(..., help="Training run directory (with checkpoints/step_<N>.json), or a curve "
+                               "JSON an earlier `curve` wrote (nothing is played then: its plot is redrawn)."),
     against: list[str] = typer.Option(["random"], "--against", "-a", help="Opponent agent spec (repeatable)."),
     games: int = typer.Option(40, "--games", "-n", help="Games of each checkpoint against each opponent."),
     checkpoints: int = typer.Option(6, "--checkpoints", "-c", help="At most this many checkpoints, spread over the run."),
@@ -20,13 +21,28 @@ def curve(
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: one per core)."),
     out: Optional[Path] = typer.Option(None, "--out", help="JSON file (default: RUN/curve.json)."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also draw the curve into this PNG."),
+    beside: Optional[list[Path]] = typer.Option(None, "--beside", help="Another run's curve JSON drawn in the same "
+                                                "plot, e.g. to compare methods (repeatable)."),
 ) -> None:
     """Rate a run's checkpoints against fixed opponents and set the scores against training time (any method).
 
     Example: boardzero curve runs/catan_td -a weighted -a heuristic -n 40 --plot runs/catan_td/curve.png
     """
-    from boardzero.eval.curve import checkpoint_curve, save_curve
+    from boardzero.eval.curve import checkpoint_curve, load_curve, save_curve
     from boardzero.eval.plots import win_rates_over_time
+
+    curves = {}
+    for other in [run] * run.is_file() + list(beside or []):
+        try:
+            saved = load_curve(other)
+            curves[Path(saved["run"]).name] = saved["points"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ConfigError("curve", f"{other} is not a curve JSON written by `boardzero curve` ({exc})") from None
+    if run.is_file():
+        if plot is None:
+            raise ConfigError("--plot", "a saved curve is only redrawn: name the PNG to draw")
+        typer.echo(f"wrote {win_rates_over_time(curves, plot)}")
+        return
 
     for name, value, least in (("--games", games, 1), ("--checkpoints", checkpoints, 2), ("--seed", seed, 0)):
         if value < least:
@@ -41,4 +57,5 @@ def curve(
     if plot is not None:
         from dataclasses import asdict
 
-        typer.echo(f"wrote {win_rates_over_time({run.name: [asdict(p) for p in points]}, plot, title=run.name)}")
+        curves = {run.name: [asdict(p) for p in points], **curves}
+        typer.echo(f"wrote {win_rates_over_time(curves, plot, title=run.name if len(curves) == 1 else '')}")

@@ -157,5 +157,12 @@ def _first_step(action, phase: str):
 
 def catanatron_agent(game: Game, bot: str = "alphabeta", *, sight: str = "fair", depth: int = 2,
                      pruning: bool = False, epsilon: float | None = None) -> CatanatronAgent:
-    """Registry factory for ``catanatron:<bot>[,sight=full][,depth=N]``."""
+    """One of catanatron's bots playing a boardzero game of Catan (the catanatron extra), fair by default.
+
+    bot: alphabeta, value, random or weighted
+    sight: fair (the others' hidden cards drawn to fit what the seat knows) or full (the true state, as inside catanatron)
+    depth: alphabeta's search depth in plies
+    pruning: alphabeta's pruning of moves it considers weak
+    epsilon: value's share of random moves (none: always its best)
+    """
     return CatanatronAgent(game, bot, sight=sight, depth=depth, pruning=pruning, epsilon=epsilon)

@@ -1,0 +1,85 @@
+"""Time per decision of an agent in real games: median, 95th percentile and maximum, on one core.
+
+The agent plays whole games against opponents (seats rotated); each of its
+decisions with more than one legal move is timed in CPU seconds of this
+process (steady beside other jobs) and in wall seconds. Forced moves are not
+counted: every agent plays them at once. One line per player count (or one
+JSON object each, ``--json``).
+
+    python bench/decision_time.py catan --agent best --against heuristic --players 2 3 4 --games 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+
+from boardzero.agents.registry import make_agent
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+from boardzero.eval.match import play_game
+
+
+def time_decisions(game_name: str, spec: str, against: str, players: int | None, games: int,
+                   seed: int) -> dict:
+    options = {"players": players} if players else {}
+    game = make(game_name, **options)
+    cpu: list[float] = []
+    wall: list[float] = []
+    for index in range(games):
+        agent = make_agent(spec, game)
+        seat = index % game.num_players
+        original = agent.act
+
+        def timed_act(view: SeatView, rng: np.random.Generator, act=original) -> int:
+            if len(view.legal_actions) < 2:
+                return act(view, rng)
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            action = act(view, rng)
+            cpu.append(time.process_time() - start_cpu)
+            wall.append(time.perf_counter() - start_wall)
+            return action
+
+        agent.act = timed_act
+        agents = [agent if s == seat else make_agent(against, game) for s in range(game.num_players)]
+        play_game(game, agents, np.random.default_rng([seed, index]), seed=seed * 1000 + index)
+
+    def quantiles(values: list[float]) -> dict:
+        array = np.asarray(values) * 1000.0
+        return {"median_ms": float(np.median(array)), "p95_ms": float(np.percentile(array, 95)),
+                "max_ms": float(array.max())}
+
+    return {"game": game_name, "players": game.num_players, "agent": spec, "against": against, "games": games,
+            "decisions": len(cpu), "threads": torch.get_num_threads(), "cpu": quantiles(cpu),
+            "wall": quantiles(wall)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--agent", default="best", help="agent spec timed (default: best)")
+    parser.add_argument("--against", default="random", help="the other seats' agent spec (default: random)")
+    parser.add_argument("--players", type=int, nargs="*", default=[0], help="player counts (0: the game's default)")
+    parser.add_argument("--games", type=int, default=4, help="games per player count, at least 1")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object per player count")
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    for players in args.players:
+        row = time_decisions(args.game, args.agent, args.against, players or None, args.games, args.seed)
+        if args.json:
+            print(json.dumps(row), flush=True)
+            continue
+        c, w = row["cpu"], row["wall"]
+        print(f"{row['game']} {row['players']}p {row['agent']} vs {row['against']}: {row['decisions']} decisions "
+              f"in {row['games']} games; CPU ms median {c['median_ms']:.1f}, p95 {c['p95_ms']:.1f}, "
+              f"max {c['max_ms']:.1f}; wall ms median {w['median_ms']:.1f}, p95 {w['p95_ms']:.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
