@@ -47,3 +47,19 @@ def test_saved_curves_are_redrawn_side_by_side_without_playing(tmp_path):
     refused = CliRunner().invoke(app, ["curve", str(tmp_path / "bad.json"), "--plot", str(tmp_path / "bad.png")])
     assert refused.exit_code != 0 and "not a curve JSON" in str(refused.exception)
     assert not (tmp_path / "bad.png").exists()
+
+
+def test_a_run_curve_from_its_own_evaluations(tmp_path):
+    import pytest
+
+    from boardzero.core.errors import ConfigError
+    from boardzero.eval.curve import metrics_curve
+
+    run = tmp_path / "td"
+    train(config_from_dict({**TINY_TD, "eval": {"every": 3, "games": 4, "opponents": ["random"]}}), run)
+    points = metrics_curve(run)
+    assert [(p.step, p.opponent, p.games) for p in points] == [(3, "random", 4), (6, "random", 4)]
+    assert points[0].train_seconds <= points[1].train_seconds and all(0 <= p.wins <= 4 for p in points)
+    train(config_from_dict(TINY_TD), tmp_path / "td_no_eval")
+    with pytest.raises(ConfigError, match="no evaluation lines"):
+        metrics_curve(tmp_path / "td_no_eval")

@@ -21,6 +21,8 @@ def curve(
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: one per core)."),
     out: Optional[Path] = typer.Option(None, "--out", help="JSON file (default: RUN/curve.json)."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also draw the curve into this PNG."),
+    from_metrics: bool = typer.Option(False, "--from-metrics", help="Take the run's own periodic evaluations from "
+                                      "its metrics.jsonl instead of playing its checkpoints."),
     beside: Optional[list[Path]] = typer.Option(None, "--beside", help="Another run's curve JSON drawn in the same "
                                                 "plot, e.g. to compare methods (repeatable)."),
 ) -> None:
@@ -28,7 +30,7 @@ def curve(
 
     Example: boardzero curve runs/catan_td -a weighted -a heuristic -n 40 --plot runs/catan_td/curve.png
     """
-    from boardzero.eval.curve import checkpoint_curve, load_curve, save_curve
+    from boardzero.eval.curve import checkpoint_curve, load_curve, metrics_curve, save_curve
     from boardzero.eval.plots import win_rates_over_time
 
     curves = {}
@@ -47,8 +49,11 @@ def curve(
     for name, value, least in (("--games", games, 1), ("--checkpoints", checkpoints, 2), ("--seed", seed, 0)):
         if value < least:
             raise ConfigError(name, f"must be >= {least}, got {value}")
-    points = checkpoint_curve(run, against, games=games, most=checkpoints, agent_options=agent_options, seed=seed,
-                              workers=workers)
+    if from_metrics:
+        points = metrics_curve(run)
+    else:
+        points = checkpoint_curve(run, against, games=games, most=checkpoints, agent_options=agent_options,
+                                  seed=seed, workers=workers)
     path = save_curve(points, out or run / "curve.json", run)
     for p in points:
         typer.echo(f"step {p.step:>8}  {p.train_seconds / 60:7.1f} min  vs {p.opponent:12} {p.wins:>4}/{p.games} "

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from boardzero.core.errors import ConfigError
 from boardzero.core.registry import game_class
 from boardzero.eval.arena import run_arena
 from boardzero.eval.checkpoints import run_checkpoints, spread
@@ -56,6 +57,30 @@ def checkpoint_curve(run_dir: str | Path, opponents: list[str], *, games: int, m
             points.append(CurvePoint(checkpoint.step, float(meta.get("train_seconds", 0.0)), opponent, mine.games,
                                      mine.wins, (mine.wins + 0.5 * mine.draws) / max(mine.games, 1),
                                      wilson_interval(mine.wins, mine.games)))
+    return points
+
+
+def metrics_curve(run_dir: str | Path) -> list[CurvePoint]:
+    """The run's own periodic evaluations (``eval/vs_<opponent>`` lines of ``metrics.jsonl``) as curve points:
+    nothing is played. The game count is the run's ``eval.games``; the score is what the evaluation logged, its
+    mean score for the learner's seat. Where that is the win share (two players, no draws, ``returns = "win"``)
+    the Wilson interval is the win share's; otherwise it is only that of a win share equal to the score."""
+    run = Path(run_dir)
+    try:
+        games = int(json.loads((run / "config.json").read_text())["eval"]["games"])
+        rows = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines() if line.strip()]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError("curve", f"{run} has no readable config.json and metrics.jsonl of a training run "
+                                   f"({exc})") from None
+    points = []
+    for row in rows:
+        for key, score in row.items():
+            if key.startswith("eval/vs_"):
+                wins = round(float(score) * games)
+                points.append(CurvePoint(int(row["step"]), float(row.get("wall", 0.0)), key[len("eval/vs_"):],
+                                         games, wins, float(score), wilson_interval(wins, games)))
+    if not points:
+        raise ConfigError("curve", f"{run}/metrics.jsonl has no evaluation lines (eval.every was 0?)")
     return points
 
 
