@@ -67,6 +67,29 @@ def test_the_reward_reaches_the_learner_on_its_last_decision_whoever_ends_the_ga
                 assert rewards[played.seat] <= 0  # the opponent's move ended it: a loss or a draw for the learner
 
 
+def test_games_keep_playing_when_the_bank_drops_the_member_they_drew(tmp_path):
+    """A member can be dropped from the bank (its files deleted) after an actor's game drew it and before the
+    actor loaded it: that game plays the bank's best instead of stopping the actor."""
+    config = config_from_dict(TINY)
+    game = make("tictactoe")
+    spec = spec_for_game(game, "mlp", hidden=8, blocks=1)
+    net = build_network(spec)
+    meta = {"game": "tictactoe", "game_options": {}}
+    best, dropped = (save_network(tmp_path / name, net, meta) for name in ("best", "dropped"))
+    worker = PPOWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
+    weights = {k: v.numpy() for k, v in net.state_dict().items()}
+    worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [str(best), str(dropped)],
+                                                   "best": str(best)}})
+    for played in worker.games:
+        played.opponent = str(dropped)
+    for path in tmp_path.glob("dropped.*"):
+        path.unlink()
+    worker.load(1, {"weights": weights, "bank": {"version": 1, "members": [str(best)], "best": str(best)}})
+    for _ in range(6):
+        worker.step()
+    assert str(dropped) not in worker.opponents and {g.opponent for g in worker.games} == {str(best)}
+
+
 class _Logits(nn.Module):
     """A 'network' whose policy is a learnable logit vector (and a zero value)."""
 

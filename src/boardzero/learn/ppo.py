@@ -78,7 +78,8 @@ class PPOWorker(BatchedWorker):
         self.load_weights(version, payload["weights"])
         if payload["bank"]["version"] != self.bank["version"]:
             self.bank = payload["bank"]
-            self.opponents = {p: net for p, net in self.opponents.items() if p in self.bank["members"]}
+            playing = {g.opponent for g in self.games}  # a game keeps its opponent to the end, even one evicted
+            self.opponents = {p: net for p, net in self.opponents.items() if p in self.bank["members"] or p in playing}
         if not self.games:
             self.games = [self._new_game() for _ in range(self.env.num_envs)]
 
@@ -87,9 +88,15 @@ class PPOWorker(BatchedWorker):
         return _Game(seat, draw_opponent(self.bank, self.config.best_share, self.rng))
 
     def _opponent(self, path: str):
+        """The network of a bank member; one the bank dropped (its files deleted) before this actor loaded
+        it is replaced by the bank's best, for the games that drew it."""
         if path not in self.opponents:
             from boardzero.nn.checkpoint import load_network
 
+            if path not in self.bank["members"] and not Path(path).is_file():
+                for game in self.games:
+                    game.opponent = self.bank["best"] if game.opponent == path else game.opponent
+                return self._opponent(self.bank["best"])
             self.opponents[path] = load_network(path, game=self.game)[0].eval()
         return self.opponents[path]
 
