@@ -10,6 +10,7 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.eval.match import play_game
 from boardzero.nn import build_network, save_network, spec_for_game
+from boardzero.nn.checkpoint import read_metadata
 
 
 def _ship_td(folder, players: int, play: dict) -> None:
@@ -33,3 +34,56 @@ def test_best_takes_the_model_that_fits_the_player_count(tmp_path, monkeypatch):
     assert state.is_terminal()
     with pytest.raises(ConfigError, match="no shipped model of catan fits"):
         make_agent("best", make("catan", players=4))
+
+
+# ---------------------------------------------------------------- the shipped Catan models
+SHIPPED_PLAYER_COUNTS = (2, 3, 4)  # boardzero ships a Catan model for each
+
+
+@pytest.mark.parametrize("players", SHIPPED_PLAYER_COUNTS)
+def test_the_shipped_catan_model_of_every_player_count_loads_and_plays(players):
+    game = make("catan", players=players, turn_limit=3)  # match rules: a short game
+    model = best_module.shipped_model(game)  # a clear error, and a failure here, if no shipped model fits
+    meta = read_metadata(model)
+    assert meta["game"] == "catan" and meta["game_options"]["players"] == players
+    assert meta["trainer"] in ("alphazero", "td") and "play" in meta
+    strong, fast = make_agent("best", game), make_agent("best:fast", game)
+    assert strong.spec == "best" and fast.spec == "best:fast"
+    agents = [strong] + [fast] * (players - 1)
+    state = play_game(game, agents, np.random.default_rng(players))  # play_game refuses an illegal move
+    assert state.is_terminal() and state.turn >= 3  # played to the turn limit (nobody wins in 3 turns)
+
+
+@pytest.mark.parametrize("players", SHIPPED_PLAYER_COUNTS)
+def test_boardzero_play_catan_plays_against_best_by_default(players):
+    from typer.testing import CliRunner
+
+    from boardzero.cli.main import app
+
+    args = ["play", "catan", "--watch", "--players", str(players), "--option", "turn_limit=2", "--seed", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert ", ".join(f"seat {seat}: best" for seat in range(players)) in result.output
+    assert "result: " in result.output
+
+
+def test_the_web_page_offers_best_as_the_catan_opponent(tmp_path):
+    from boardzero.web.config import ServerConfig
+    from boardzero.web.games import GameManager
+    from boardzero.web.store import GameStore
+
+    best_module.shipped_model(make("catan"))  # the page's Catan has the default player count
+    db = tmp_path / "games.sqlite"
+    page = GameManager(ServerConfig(db=db, opponents={}), GameStore(db))
+    assert page.default_opponent("catan") == "best"
+
+
+def test_the_default_opponent_falls_back_to_the_heuristic_without_a_fitting_model(tmp_path, monkeypatch):
+    from boardzero.cli.play import default_opponent
+
+    folder = tmp_path / "catan"
+    _ship_td(folder, 2, {"depth": 1})
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    assert default_opponent(make("catan", players=2)) == "best"
+    assert default_opponent(make("catan", players=3)) == "heuristic"  # no 3-player model in this folder
+    assert default_opponent(make("tictactoe")) == "mcts:sims=400"  # neither a model nor a game's own bot

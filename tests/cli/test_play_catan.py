@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 from boardzero.agents.registry import make_agent
-from boardzero.cli.play import DEFAULT_OPPONENT, PROMPT, HumanAgent, result_line, wants_color
+from boardzero.cli.play import PROMPT, HumanAgent, result_line, wants_color
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
@@ -61,10 +61,6 @@ def test_human_agent_plays_a_whole_two_player_game_against_the_heuristic():
     assert result_line(final, 0).startswith("result: ")
 
 
-def test_default_catan_opponent_is_the_heuristic():
-    assert DEFAULT_OPPONENT["catan"] == "heuristic"
-
-
 def drive(proc: subprocess.Popen, limit: int = 5000) -> tuple[str, int]:
     """Answer every prompt of a running `boardzero play` until it exits; returns (all output, answers)."""
     out, answers = "", 0
@@ -86,7 +82,8 @@ def drive(proc: subprocess.Popen, limit: int = 5000) -> tuple[str, int]:
 
 
 def test_boardzero_play_catan_to_the_end_through_the_command():
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "boardzero.cli.main", "play", "catan", "--seed", "4"],
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "boardzero.cli.main", "play", "catan", "--seed", "4",
+                             "--against", "heuristic"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         out, answers = drive(proc)

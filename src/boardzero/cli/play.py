@@ -21,20 +21,24 @@ from rich.console import Console
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
 from boardzero.cli.options import checked, parse_game_options
-from boardzero.core.api import CHANCE, State
+from boardzero.core.api import CHANCE, Game, State
 from boardzero.core.errors import ConfigError
 from boardzero.core.moves import MoveNames
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
+from boardzero.eval.session import OPPONENT_FALLBACKS, agent_for
 
-# the bundled agent of each game: its shipped trained model, or Catan's hand-written bot
-DEFAULT_OPPONENT = {"catan": "heuristic", "connect4": "best", "tictactoe": "best", "kuhn_poker": "best"}
-FALLBACK_OPPONENT = "mcts:sims=400"
 WATCH_DELAY = 0.5  # seconds after each move when watching on a terminal
 LIST_LIMIT = 60  # legal moves listed in full up to this many
 COLUMNS_FROM = 12  # longer listings are laid out in columns (Catan's 54 setup spots fit one screen)
 PROMPT = "your move (number or name; '?' lists moves, 'b' shows the board, 'q' quits): "
+
+
+def default_opponent(game: Game) -> str:
+    """The agent that takes the other seats when none is asked for, as on the web page: the first of
+    ``OPPONENT_FALLBACKS`` that plays ``game`` (its shipped model that fits, else Catan's bot, else plain search)."""
+    return agent_for(game, None, OPPONENT_FALLBACKS)[0]
 
 
 class QuitGame(Exception):
@@ -144,7 +148,9 @@ def play(
     game: str = typer.Argument("connect4", help="Game name (see `boardzero games`)."),
     against: Optional[list[str]] = typer.Option(None, "--against", "-a",
                                                 help="Agent spec for the other seats (repeatable; the last fills the "
-                                                     "rest; see `boardzero agents`)."),
+                                                     "rest; see `boardzero agents`). Default: the game's shipped "
+                                                     "model (best) where one fits, else heuristic, else "
+                                                     "mcts:sims=400."),
     seat: int = typer.Option(0, "--seat", "-s", help="Your seat; seats count from 0, seat 0 moves first."),
     watch: bool = typer.Option(False, "--watch", help="Watch agents play every seat instead of playing."),
     delay: Optional[float] = checked(None, "--delay", help=f"Seconds to pause after each move when watching "
@@ -159,7 +165,7 @@ def play(
     Type a move's number from the list or its name; seats count from 0.
     """
     the_game = make(game, **parse_game_options(option, players))
-    specs = against or [DEFAULT_OPPONENT.get(game, FALLBACK_OPPONENT)]
+    specs = against or [default_opponent(the_game)]
     if not 0 <= seat < the_game.num_players:
         raise ConfigError("--seat", f"must be 0..{the_game.num_players - 1} for {game}, got {seat}")
     on_terminal = sys.stdout.isatty()
