@@ -12,6 +12,9 @@ broken network, search or observation) fails. Slow: ``make test-all`` runs them.
 | tic-tac-toe | `best:greedy` vs `solver`, games not lost | 200 | 200 of 200 drawn | 97 % |
 | tic-tac-toe | `best` vs `solver`, games not lost | 40 | 200 of 200 drawn | 90 % |
 | Kuhn poker, 3 players | `best:greedy` vs two `random`, wins | 1200 | 45.3 % of 1500 (chance: 1/3) | 38 % |
+| Catan, 2 players | `best` vs `weighted`, wins | 200 | 96.2 % of 400 | 88 % |
+| Catan, 4 players | `best` vs three `weighted`, wins | 200 | 70.2 % of 400 (chance: 1/4) | 55 % |
+| Catan, 3 players | `best` vs two `weighted`, wins | 200 | 88.5 % of 400 (chance: 1/3) | 80 % |
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from boardzero.eval.stats import wilson_interval
 pytestmark = pytest.mark.slow
 
 
-def lower_bound(game: str, specs: list[str], games: int, *, count_draws: bool = False) -> tuple[float, str]:
+def lower_bound(game: str, specs: list[str], games: int, *, count_draws: bool = False,
+                options: dict | None = None) -> tuple[float, str]:
     """The 95 % lower bound of the first entrant's wins (or games not lost) and a line describing the match."""
-    model = run_arena(game, specs, num_games=games, workers=1, seed=0).entrants[0]
+    model = run_arena(game, specs, num_games=games, workers=1, seed=0, options=options or {}).entrants[0]
     successes = model.wins + (model.draws if count_draws else 0)
     low, high = wilson_interval(successes, model.games)
     what = "not lost" if count_draws else "won"
@@ -39,8 +43,13 @@ def lower_bound(game: str, specs: list[str], games: int, *, count_draws: bool = 
     ("tictactoe", ["best:greedy", "solver"], 200, True, 0.97),
     ("tictactoe", ["best", "solver"], 40, True, 0.90),
     ("kuhn_poker", ["best:greedy", "random"], 1200, False, 0.38),
+    ("catan:players=2", ["best", "weighted"], 200, False, 0.88),
+    ("catan:players=3", ["best", "weighted"], 200, False, 0.80),
+    ("catan:players=4", ["best", "weighted"], 200, False, 0.55),
 ])
 def test_shipped_model_strength(game, specs, games, count_draws, bar):
-    low, summary = lower_bound(game, specs, games, count_draws=count_draws)
+    name, _, players = game.partition(":players=")
+    low, summary = lower_bound(name, specs, games, count_draws=count_draws,
+                               options={"players": int(players)} if players else None)
     print(summary)  # shown by `pytest -rA`
     assert low >= bar, f"{summary}; the bar is {bar}"
