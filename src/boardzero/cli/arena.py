@@ -11,14 +11,19 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from boardzero.cli.options import checked, parse_game_options
+from boardzero.cli.options import check_backend, checked, parse_game_options
 from boardzero.cli.progress import games_progress
 from boardzero.eval.arena import ArenaResult, run_arena
 
 GAMES_OPTION = checked(100, "--games", "-n", help="Number of games to play", minimum=1)
 SEED_OPTION = checked(0, "--seed", help="Base seed; game i uses (seed, i)", minimum=0)
-WORKERS_OPTION = checked(None, "--workers", "-w", help="Worker processes (default: one per core)", minimum=1)
+WORKERS_OPTION = checked(None, "--workers", "-w", help="Worker processes, or Ray actors with --backend ray (default: "
+                                                       "one per core of the machine or cluster)", minimum=1)
 SEATS_NOTE = "seats count from 0; seat 0 moves first"
+BACKEND_OPTION = typer.Option("local", "--backend", help="Where games are played: local processes, or ray (a Ray "
+                                                         "cluster, else a local Ray instance; same results).")
+RAY_ADDRESS_OPTION = typer.Option("", "--ray-address", help="Ray cluster address with --backend ray (default: the "
+                                                            "one `ray start` made here, else a local instance).")
 JSON_OPTION = typer.Option(False, "--json", help="Print the result as one JSON object (for scripts).")
 OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable).")
 PLAYERS_OPTION = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option.")
@@ -36,12 +41,15 @@ def arena(
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
     records: Optional[Path] = RECORDS_OPTION,
+    backend: str = BACKEND_OPTION,
+    ray_address: str = RAY_ADDRESS_OPTION,
 ) -> None:
     """Play N games between agents, every seat order rotated evenly, and report win rates with 95 % intervals.
 
     Example: boardzero arena connect4 mcts:sims=200 random -n 200
     """
-    result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players), records)
+    result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players), records,
+                                check_backend(backend), ray_address)
     if as_json:
         print(json.dumps(result.to_dict()))
     else:
@@ -58,18 +66,22 @@ def simulate(
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
     records: Optional[Path] = RECORDS_OPTION,
+    backend: str = BACKEND_OPTION,
+    ray_address: str = RAY_ADDRESS_OPTION,
 ) -> None:
     """Simulate N games (random players unless agents are named) and report outcomes and game lengths."""
-    arena(game, agents or ["random"], games, seed, workers, as_json, option, players, records)
+    arena(game, agents or ["random"], games, seed, workers, as_json, option, players, records, backend, ray_address)
 
 
 def _run_with_progress(game: str, agents: list[str], games: int, seed: int, workers: Optional[int],
-                       options: dict, records: Optional[Path]) -> ArenaResult:
+                       options: dict, records: Optional[Path], backend: str = "local",
+                       ray_address: str = "") -> ArenaResult:
     progress = games_progress()
     task = progress.add_task(f"{game}: {' vs '.join(agents)}", total=games)
     try:
         return run_arena(game, agents, num_games=games, options=options, seed=seed, workers=workers,
-                         records=records, on_start=progress.start, on_result=lambda _: progress.advance(task))
+                         records=records, backend=backend, address=ray_address, on_start=progress.start,
+                         on_result=lambda _: progress.advance(task))
     finally:
         progress.stop()
 

@@ -6,6 +6,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import boardzero
 from boardzero.core.errors import BoardzeroError
@@ -59,7 +60,7 @@ def main() -> None:
     try:
         app()
     except BoardzeroError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {type(exc).__name__}: {exc}", highlight=False,
+        Console(stderr=True).print(f"[bold red]error:[/] {type(exc).__name__}: {escape(str(exc))}", highlight=False,
                                   soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:

@@ -43,3 +43,12 @@ def checked(default: Any, *names: str, help: str, minimum: float, above: bool = 
     bound = f"{'>' if above else '>='} {minimum:g}"
     return typer.Option(default, *names, help=f"{help} ({bound})", callback=at_least(minimum, above=above))
 
+
+BACKENDS = ("local", "ray")
+
+
+def check_backend(backend: str | None) -> str | None:
+    """``--backend``: local or ray (None: as configured)."""
+    if backend is not None and backend not in BACKENDS:
+        raise ConfigError("--backend", f"{backend!r} is not allowed; allowed: {', '.join(BACKENDS)}")
+    return backend

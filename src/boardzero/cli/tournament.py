@@ -11,8 +11,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from boardzero.cli.arena import JSON_OPTION, OPTION_OPTION, PLAYERS_OPTION, SEED_OPTION, WORKERS_OPTION
-from boardzero.cli.options import parse_game_options
+from boardzero.cli.arena import (BACKEND_OPTION, JSON_OPTION, OPTION_OPTION, PLAYERS_OPTION, RAY_ADDRESS_OPTION,
+                                 SEED_OPTION, WORKERS_OPTION)
+from boardzero.cli.options import check_backend, parse_game_options
 from boardzero.cli.progress import games_progress
 from boardzero.eval.checkpoints import RATINGS_FILE, rate_run
 from boardzero.eval.figures import collect, figures_markdown
@@ -45,6 +46,8 @@ def tournament(
     option: Optional[list[str]] = OPTION_OPTION,
     players: Optional[int] = PLAYERS_OPTION,
     as_json: bool = JSON_OPTION,
+    backend: str = BACKEND_OPTION,
+    ray_address: str = RAY_ADDRESS_OPTION,
 ) -> None:
     """Round robin: every lineup plays N games with seats rotated; prints standings, Bradley-Terry ratings
     with 95 % intervals and the mean reward matrix.
@@ -54,7 +57,8 @@ def tournament(
     entrants = [Entrant(spec, spec) for spec in agents]
     result = _play(lambda **kw: run_tournament(game, entrants, games_per_lineup=games, seed=seed, workers=workers,
                                                opening_plies=opening_plies, options=parse_game_options(option, players),
-                                               out=out, records=records, **kw), f"{game} tournament")
+                                               out=out, records=records, backend=check_backend(backend),
+                                               address=ray_address, **kw), f"{game} tournament")
     _finish(result, out, anchor, interval, as_json)
 
 
@@ -75,6 +79,8 @@ def ratings(
     anchor: Optional[str] = ANCHOR_OPTION,
     interval: str = INTERVAL_OPTION,
     as_json: bool = JSON_OPTION,
+    backend: str = BACKEND_OPTION,
+    ray_address: str = RAY_ADDRESS_OPTION,
 ) -> None:
     """Rate a training run's checkpoints over time (any training method): a tournament among them and fixed
     agents, resumable, saved in the run; `boardzero report RUN` plots it.
@@ -84,8 +90,8 @@ def ratings(
     out = out or run / RATINGS_FILE
     result = _play(lambda **kw: rate_run(run, games_per_lineup=games, against=against, most=checkpoints,
                                          agent_options=agent_options, seed=seed, opening_plies=opening_plies,
-                                         workers=workers, out=out,
-                                         records=records, **kw), f"ratings of {run}")
+                                         workers=workers, out=out, records=records,
+                                         backend=check_backend(backend), address=ray_address, **kw), f"ratings of {run}")
     _finish(result, out, anchor, interval, as_json)
 
 

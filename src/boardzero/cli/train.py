@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from boardzero.cli.options import checked
+from boardzero.cli.options import check_backend, checked
 from boardzero.cli.progress import still_running
 from boardzero.core.errors import ConfigError
 
@@ -23,10 +23,16 @@ def train(
                                        "train.minutes)", minimum=0, above=True),
     actors: Optional[int] = checked(None, "--actors", help="Self-play processes (overrides selfplay.actors)",
                                     minimum=1),
+    backend: Optional[str] = typer.Option(None, "--backend", help="Where the actors run: local processes or ray "
+                                          "(a Ray cluster; overrides selfplay.backend)."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster address, e.g. HOST:6379 "
+                                              "(overrides selfplay.ray_address; default: the one `ray start` made "
+                                              "here, else a local Ray instance)."),
 ) -> None:
     """Train by self-play with the method the config names (alphazero, td or ppo); killing and restarting continues from the last checkpoint.
 
     Example: boardzero train connect4 --config configs/connect4.toml --run runs/c4 --minutes 60
+    On a Ray cluster: boardzero train catan --config configs/catan_td.toml --run runs/td --backend ray --actors 63
     """
     from boardzero.learn.runtime import train as run_training
     from boardzero.learn.config import load_config
@@ -37,6 +43,9 @@ def train(
     cfg.game = game
     if actors is not None:
         cfg.selfplay.actors = actors
+    cfg.selfplay.backend = check_backend(backend) or cfg.selfplay.backend
+    if ray_address is not None:
+        cfg.selfplay.ray_address = ray_address
     console = Console(width=None if sys.stdout.isatty() else 200)
     with still_running(console, f"training {game} in {run} (Ctrl-C stops it with a checkpoint)"):
         summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),

@@ -18,10 +18,9 @@ game wins, not all of it).
 from __future__ import annotations
 
 import contextlib
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from boardzero.core.registry import make
 from boardzero.eval.match import play_seeded
 from boardzero.eval.records import RecordWriter
 from boardzero.eval.stats import wilson_interval
-from boardzero.eval.workers import run_tasks
+from boardzero.eval.workers import check_backend, run_tasks
 
 
 @dataclass
@@ -156,11 +155,14 @@ def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options
 
 
 def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict | None = None, seed: int = 0,
-              workers: int | None = None, records: str | Path | None = None,
-              on_start: Callable[[], None] | None = None,
+              workers: int | None = None, records: str | Path | None = None, backend: str = "local",
+              address: str = "", on_start: Callable[[], None] | None = None,
               on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
     """Play ``num_games`` games and summarise them per entrant; with ``records``, append each game's record
     to that JSON-lines file (``eval.records``) as it finishes.
+
+    ``backend`` ``"local"`` plays them in ``workers`` processes here (default: one per core), ``"ray"`` in
+    ``workers`` Ray actors (default: one per CPU of the cluster at ``address``); the result is the same.
 
     ``on_start`` is called once the game and agents are checked, before the first game (a progress bar
     starts there, so a bad spec fails before anything is drawn).
@@ -171,15 +173,16 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
     if workers is not None and workers < 1:
         raise ConfigError("workers", f"must be >= 1 (or None: one per core), got {workers}")
     game = check_match(game_name, specs, num_games=num_games, options=options)
+    check_backend(backend)
     if on_start is not None:
         on_start()
     seat_counts = [seat_entrants(len(specs), game.num_players, 0).count(e) for e in range(len(specs))]
     result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)])
     tasks = [(i, seed) for i in range(num_games)]
-    workers = min(workers or os.cpu_count() or 1, num_games)
     with contextlib.ExitStack() as stack:
         writer = stack.enter_context(RecordWriter(records)) if records is not None else None
-        for game_result in _results(game_name, options, specs, tasks, workers):
+        for game_result in run_tasks(_init_worker, (game_name, options, specs), _play_one, tasks, workers,
+                                     backend=backend, address=address):
             _record(result, game_result)
             if writer is not None:
                 writer.write(game_result.record)
@@ -187,11 +190,6 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
                 on_result(game_result)
     result.games.sort(key=lambda g: g.index)
     return result
-
-
-def _results(game_name: str, options: dict, specs: list[str], tasks: list, workers: int) -> Iterable[GameResult]:
-    chunksize = max(1, len(tasks) // (workers * 20))
-    return run_tasks(_init_worker, (game_name, options, specs), _play_one, tasks, workers, chunksize=chunksize)
 
 
 _COUNTERS = {"win": "wins", "draw": "draws", "loss": "losses"}

@@ -39,7 +39,7 @@ from boardzero.eval.match import play_seeded
 from boardzero.eval.ratings import Ratings, rate
 from boardzero.eval.records import RecordWriter
 from boardzero.eval.stats import wilson_interval
-from boardzero.eval.workers import run_tasks
+from boardzero.eval.workers import check_backend, run_tasks
 from boardzero.learn.evaluation import RandomOpening
 from boardzero.nn.checkpoint import atomic_write_bytes
 
@@ -299,14 +299,18 @@ def missing_games(tournament: Tournament, num_players: int) -> list[tuple[tuple[
 
 def run_tournament(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, options: dict | None = None,
                    seed: int = 0, opening_plies: int = 0, workers: int | None = None, out: str | Path | None = None,
-                   records: str | Path | None = None, on_start: Callable[[int, int], None] | None = None,
+                   records: str | Path | None = None, backend: str = "local", address: str = "",
+                   on_start: Callable[[int, int], None] | None = None,
                    on_result: Callable[[TournamentGame], None] | None = None) -> Tournament:
     """Play every missing game of the tournament, saving to ``out`` as games come in and appending each new
-    game's record to ``records``. ``on_start(to_play, already_played)`` is called once everything is checked."""
+    game's record to ``records``. ``on_start(to_play, already_played)`` is called once everything is checked.
+    ``backend`` ``"ray"`` plays them in ``workers`` Ray actors (default: one per CPU of the cluster at
+    ``address``) instead of processes here; the games are the same."""
     options = dict(options or {})
     tournament = prepare(game_name, entrants, games_per_lineup=games_per_lineup, options=options, seed=seed,
                          opening_plies=opening_plies, out=out)
     num_players = make(game_name, **options).num_players
+    check_backend(backend)
     tasks = missing_games(tournament, num_players)
     if on_start is not None:
         on_start(len(tasks), len(tournament.current_games()))
@@ -318,7 +322,7 @@ def run_tournament(game_name: str, entrants: list[Entrant], *, games_per_lineup:
     spent_before = tournament.spent_s
     try:
         for game, record in run_tasks(_init_worker, (game_name, options, specs, opening_plies), _play_one, tasks,
-                                      min(workers or os.cpu_count() or 1, len(tasks))):
+                                      workers, chunksize=1, backend=backend, address=address):
             tournament.games.append(game)
             if writer is not None:
                 writer.write(record)

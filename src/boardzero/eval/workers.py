@@ -1,33 +1,80 @@
-"""Play many games in worker processes (or in this one), each worker set up once.
+"""Play many games in worker processes (or in this one, or in Ray actors), each worker set up once.
 
 A ``setup(*args)`` function builds what the workers need (the game, the agents) into a module-level cache;
-``play(task)`` plays one task with it. With one worker both run here, with no process pool.
+``play(task)`` plays one task with it. With one local worker both run here, with no process pool. The
+``"ray"`` backend runs the same two functions in Ray actors (``boardzero.integrations.ray``); a task's result
+depends on the task alone, so it is the same on either backend.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
+from boardzero.core.registry import resolve
 
-def _start(setup: Callable[..., None], args: tuple) -> None:
+
+@dataclass(frozen=True)
+class TaskBackend:
+    """Where ``run_tasks`` plays: ``run`` has ``run_tasks``' arguments; ``check()`` raises a ConfigError when
+    this install cannot use it (a missing extra)."""
+
+    run: Callable[..., Iterable[Any]]
+    check: Callable[[], Any] = lambda: None
+
+
+BACKENDS: dict[str, str | TaskBackend] = {
+    "local": "boardzero.eval.workers:LOCAL",
+    "ray": "boardzero.integrations.ray:RAY_TASKS",  # needs the ray extra
+}
+
+
+def start_worker(setup: Callable[..., None], args: tuple) -> None:
+    """Set a worker up: one torch thread (the workers are the parallelism), then ``setup(*args)``."""
     try:
         import torch
 
-        torch.set_num_threads(1)  # one thread per worker: the workers are the parallelism
+        torch.set_num_threads(1)
     except ImportError:  # pragma: no cover - torch is a dependency, but playing games does not need it
         pass
     setup(*args)
 
 
 def run_tasks(setup: Callable[..., None], args: tuple, play: Callable[[Any], Any], tasks: Sequence,
-              workers: int, *, chunksize: int = 1) -> Iterable[Any]:
+              workers: int | None = None, *, chunksize: int | None = None, backend: str = "local",
+              address: str = "") -> Iterable[Any]:
     """Results of ``play`` over ``tasks`` in the order they finish; ``setup`` and ``play`` must be module-level
-    functions (they are sent to spawned processes by name)."""
-    if workers <= 1 or len(tasks) <= 1:
-        _start(setup, args)
+    functions (they are sent to spawned processes or Ray actors by name). ``workers``: processes (default: one
+    per core) or Ray actors (default: one per CPU of the cluster at ``address``); ``chunksize``: tasks sent to a
+    worker at once (default: about 20 chunks per worker)."""
+    return check_backend(backend).run(setup, args, play, tasks, workers, chunksize, address)
+
+
+def check_backend(backend: str) -> TaskBackend:
+    """The backend named ``backend``; a ConfigError naming the backends, or the extra to install, unless this
+    install can use it."""
+    found = resolve(BACKENDS, backend, "backend")
+    found.check()
+    return found
+
+
+def chunk_size(tasks: Sequence, workers: int, chunksize: int | None) -> int:
+    return chunksize or max(1, len(tasks) // (workers * 20))
+
+
+def local_tasks(setup: Callable[..., None], args: tuple, play: Callable[[Any], Any], tasks: Sequence,
+                workers: int | None, chunksize: int | None, address: str = "") -> Iterable[Any]:
+    """``run_tasks`` in processes of this machine."""
+    workers = min(workers or os.cpu_count() or 1, len(tasks))
+    if workers <= 1:
+        start_worker(setup, args)
         yield from map(play, tasks)
         return
     context = mp.get_context("spawn")
-    with context.Pool(min(workers, len(tasks)), initializer=_start, initargs=(setup, args)) as pool:
-        yield from pool.imap_unordered(play, tasks, chunksize=chunksize)
+    with context.Pool(workers, initializer=start_worker, initargs=(setup, args)) as pool:
+        yield from pool.imap_unordered(play, tasks, chunksize=chunk_size(tasks, workers, chunksize))
+
+
+LOCAL = TaskBackend(local_tasks)

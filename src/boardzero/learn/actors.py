@@ -1,10 +1,12 @@
-"""Self-play actor processes, the same for every method.
+"""Self-play actors, the same for every method, behind one interface with two backends.
 
-Each actor runs a method's ``Worker`` (built in the child process from the
-config) in a loop: take the newest weights published by the learner, play,
-and send what finished games produced. The learner publishes through one
-queue per actor and receives from one shared queue; an actor stops with the
-learner.
+An actor runs a method's ``Worker`` in a loop: take the newest weights
+published by the learner, play, and send what finished games produced, tagged
+with the weights' version. The learner sees an ``ActorPool``: ``publish``
+weights, ``collect`` samples, ``close``. ``LocalActorPool`` runs the actors as
+processes on this machine (one queue per actor for weights, one shared queue
+for samples; an actor stops with the learner); the ``ray`` backend
+(``boardzero.integrations.ray``) runs them as Ray actors on a cluster.
 """
 
 from __future__ import annotations
@@ -15,6 +17,37 @@ import time
 from typing import Any, Protocol
 
 import numpy as np
+
+from boardzero.core.registry import resolve
+
+BACKENDS: dict[str, str | type] = {
+    "local": "boardzero.learn.actors:LocalActorPool",
+    "ray": "boardzero.integrations.ray:RayActorPool",  # needs the ray extra
+}
+
+Delivery = tuple[int, int, dict[str, np.ndarray]]  # (weights version, games finished, samples)
+
+
+class ActorPool(Protocol):
+    """What the learner needs of its actors, whatever runs them. A backend (``BACKENDS``) is a class with
+    ``from_config(selfplay, method, payload)`` that opens one."""
+
+    def publish(self, version: int, payload: Any) -> None:
+        """Hand every actor ``payload`` (the method's weights and the like) as version ``version``."""
+
+    def collect(self, wait: float) -> list[Delivery]:
+        """(version, games, samples) sent since the last call; waits up to ``wait`` seconds for the first."""
+
+    def stats(self) -> dict[str, float]:
+        """Counters for the metrics (``actors/...``)."""
+
+    def close(self) -> None:
+        """Stop every actor."""
+
+
+def open_actor_pool(selfplay, method: str, payload: dict[str, Any]) -> ActorPool:
+    """The pool of ``selfplay.actors`` actors on the configured backend (``selfplay`` is a ``SelfPlayConfig``)."""
+    return resolve(BACKENDS, selfplay.backend, "backend").from_config(selfplay, method, payload)
 
 
 class Worker(Protocol):
@@ -32,7 +65,8 @@ class Worker(Protocol):
 class BatchedWorker:
     """What a worker over a batch of games with one network needs: the validated config, the game, the network
     (rebuilt from its spec), a generator and the batched games seeded from the actor's id and the run's start
-    count, and ``load_weights`` for published weights. TD and PPO workers build on it."""
+    count, ``load_weights`` for published weights and ``run_file`` for files of the run directory. TD and PPO
+    workers build on it."""
 
     def __init__(self, actor_id: int, payload: dict[str, Any]):
         from boardzero.core.registry import make
@@ -52,6 +86,12 @@ class BatchedWorker:
                                      observation_key=self.spec.observation_key)
         self.env.reset()
         self.games_finished = 0
+        self.fetch_run_file = payload.get("fetch_run_file")  # set by a backend whose actors may not see the run
+
+    def run_file(self, path: str) -> str:
+        """A readable path to ``path``, a file of the run directory: itself, unless the backend copies it to
+        actors on machines that cannot see the run directory."""
+        return self.fetch_run_file(path) if self.fetch_run_file is not None else path
 
     def load_weights(self, version: int, weights: dict[str, np.ndarray]) -> None:
         from boardzero.nn.checkpoint import load_state
@@ -60,7 +100,35 @@ class BatchedWorker:
         self.net.eval()
 
 
-class ActorPool:
+class Outbox:
+    """A worker and what its actor has not sent yet: samples, games finished, and the version of the weights that
+    played them. Both backends' actors play through it."""
+
+    def __init__(self, worker: Worker):
+        self.worker = worker
+        self.version = -1
+        self.pending: list[dict[str, np.ndarray]] = []
+        self.sent_games = 0
+
+    def load(self, version: int, payload: Any) -> None:
+        self.worker.load(version, payload)
+        self.version = version
+
+    def play(self) -> None:
+        self.pending.extend(self.worker.step())
+
+    def has_samples(self) -> bool:
+        return bool(self.pending)
+
+    def take(self) -> Delivery:
+        """What was played since the last ``take``: (version, games finished, samples; empty when none)."""
+        pending, self.pending = self.pending, []
+        batch = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]} if pending else {}
+        games, self.sent_games = self.worker.games_finished - self.sent_games, self.worker.games_finished
+        return self.version, games, batch
+
+
+class LocalActorPool:
     """``count`` spawned processes running ``actor_main(method, ...)``."""
 
     def __init__(self, method: str, count: int, payload: dict[str, Any]):
@@ -74,12 +142,15 @@ class ActorPool:
         for process in self.processes:
             process.start()
 
+    @classmethod
+    def from_config(cls, selfplay, method: str, payload: dict[str, Any]) -> LocalActorPool:
+        return cls(method, selfplay.actors, payload)
+
     def publish(self, version: int, payload: Any) -> None:
         for q in self.weight_queues:
             q.put((version, payload))
 
-    def collect(self, wait: float) -> list[tuple[int, int, dict[str, np.ndarray]]]:
-        """(version, games, samples) sent since the last call; waits up to ``wait`` seconds for the first."""
+    def collect(self, wait: float) -> list[Delivery]:
         received = []
         deadline = time.monotonic() + wait
         while True:
@@ -97,6 +168,9 @@ class ActorPool:
                 if not process.is_alive():
                     raise RuntimeError(f"self-play process {process.name} died (exit code {process.exitcode})")
         return received
+
+    def stats(self) -> dict[str, float]:
+        return {}
 
     def close(self) -> None:
         self.stop.set()
@@ -123,19 +197,25 @@ def actor_main(method: str, actor_id: int, payload: dict[str, Any], weights_queu
         pass
 
 
-def _actor_loop(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue,
-                stop_event) -> None:
+def build_outbox(method: str, actor_id: int, payload: dict[str, Any]) -> Outbox:
+    """The worker of ``method`` for one actor, on one thread (actors are one per core)."""
     import torch
 
     from boardzero.learn.runtime import method_class
 
     torch.set_num_threads(1)
-    worker = method_class(method).worker(actor_id, payload)
-    version = -1
+    return Outbox(method_class(method).worker(actor_id, payload))
+
+
+def _actor_loop(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue,
+                stop_event) -> None:
+    outbox = build_outbox(method, actor_id, payload)
     parent = mp.parent_process()
 
+    def send() -> None:
+        sample_queue.put((actor_id, *outbox.take()))
+
     def refresh(block: bool) -> None:
-        nonlocal version
         latest = None
         while True:
             try:
@@ -144,22 +224,20 @@ def _actor_loop(method: str, actor_id: int, payload: dict[str, Any], weights_que
                 break
             block = False
         if latest is not None:
-            version = latest[0]
-            worker.load(*latest)
+            if outbox.has_samples():  # samples are tagged with the weights that played them
+                send()
+            outbox.load(*latest)
 
-    while version < 0 and not stop_event.is_set():
+    while outbox.version < 0 and not stop_event.is_set():
         if parent is not None and not parent.is_alive():
             return
         refresh(block=True)
     last_send = time.monotonic()
-    sent_games = 0
-    pending: list[dict[str, np.ndarray]] = []
     while not stop_event.is_set():
         if parent is not None and not parent.is_alive():  # the learner was killed: stop with it
             return
         refresh(block=False)
-        pending.extend(worker.step())
-        if pending and time.monotonic() - last_send > 1.0:
-            batch = {k: np.concatenate([p[k] for p in pending]) for k in pending[0]}
-            sample_queue.put((actor_id, version, worker.games_finished - sent_games, batch))
-            pending, last_send, sent_games = [], time.monotonic(), worker.games_finished
+        outbox.play()
+        if outbox.has_samples() and time.monotonic() - last_send > 1.0:
+            send()
+            last_send = time.monotonic()

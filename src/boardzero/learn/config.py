@@ -51,6 +51,15 @@ class NetworkConfig:
 @dataclasses.dataclass
 class SelfPlayConfig:
     actors: int = doc(1, "self-play actor processes", check="positive")
+    backend: Literal["local", "ray"] = doc(
+        "local", "where the actors run: local processes, or Ray actors on the cluster `ray_address` reaches (pip "
+                 "install 'boardzero[ray]')")
+    ray_address: str = doc("", "Ray cluster to join with backend \"ray\": empty joins the one `ray start` made on "
+                               "this machine (or RAY_ADDRESS) and starts a local one when there is none; \"auto\": "
+                               "an existing one only; or HOST:PORT")
+    max_staleness: int = doc(0, "drop samples made with weights more than this many publications older than the "
+                                "newest (1: only the newest and the one before; 0 = keep every sample)",
+                             check="non_negative")
     games_per_actor: int = doc(32, "games each actor plays at once (their network calls are batched)", check="positive")
     publish_every: int = doc(50, "learner steps between sending new weights to the actors", check="positive")
     seed: int = doc(0, "base seed of the actors' games and random generators")
@@ -199,6 +208,10 @@ def _check_value(field: str, value: Any, annotation: Any, check: str) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise ConfigError(field, f"expected a list of strings, got {value!r}")
         return list(value)
+    if annotation is str:
+        if not isinstance(value, str):
+            raise ConfigError(field, f"expected a string, got {value!r}")
+        return value
     if annotation is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(field, f"expected an integer, got {value!r}")

@@ -97,7 +97,7 @@ class PPOWorker(BatchedWorker):
                 for game in self.games:
                     game.opponent = self.bank["best"] if game.opponent == path else game.opponent
                 return self._opponent(self.bank["best"])
-            self.opponents[path] = load_network(path, game=self.game)[0].eval()
+            self.opponents[path] = load_network(self.run_file(path), game=self.game)[0].eval()
         return self.opponents[path]
 
     def _policy(self, net, rows: np.ndarray, record: bool) -> np.ndarray:

@@ -4,7 +4,8 @@ periodic evaluation, progress on the terminal, SIGTERM and errors handled withou
 A method is one module with a ``Method`` subclass (the learner: networks, optimizer,
 loss, what to do with samples) and a worker (what an actor process plays)::
 
-    collect  -> samples from the actors go to ``method.ingest``
+    collect  -> samples from the actors go to ``method.ingest`` (unless older than ``selfplay.max_staleness``
+                publications)
     update   -> ``method.update()`` is one learner step, whenever ``method.ready()``
     publish  -> every ``selfplay.publish_every`` steps the actors get ``method.payload()``
     evaluate -> every ``eval.every`` steps, ``method.evaluate()``
@@ -17,6 +18,8 @@ the run or resumes it from its newest checkpoint.
 from __future__ import annotations
 
 import abc
+import bisect
+import dataclasses
 import signal
 import threading
 import time
@@ -30,7 +33,7 @@ from rich.console import Console
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make, resolve
-from boardzero.learn.actors import ActorPool, Worker
+from boardzero.learn.actors import ActorPool, Delivery, Worker, open_actor_pool
 from boardzero.learn.config import Config
 from boardzero.learn.metrics import MetricsLog
 from boardzero.learn.replay import ReplayBuffer
@@ -196,6 +199,7 @@ class Trainer:
         self.generation = 0  # how many times this run was started (varies the actors' seeds)
         self.wall = 0.0  # training seconds of the run so far, over all resumes
         self.latest_eval: dict[str, float] = {}
+        self.totals = Tally()  # games and samples of the run so far, over all resumes
         self._resume()
 
     @property
@@ -227,6 +231,9 @@ class Trainer:
         self.latest_eval = meta.get("latest_eval", {})
         self.generation = int(meta.get("generation", 0)) + 1
         self.wall = float(meta.get("train_seconds", 0.0))
+        totals = meta.get("selfplay_totals", {})
+        self.totals = Tally(games=int(totals.get("games", 0)), samples=int(totals.get("samples", 0)),
+                            dropped=int(totals.get("samples_dropped", 0)))
         self.method.rng = np.random.default_rng([self.config.train.seed, self.step, self.generation])
         self.console.log(f"resumed {self.rundir.path} from {latest.name} (step {self.step}, "
                          f"{self.wall / 60:.1f} min trained so far)")
@@ -234,7 +241,9 @@ class Trainer:
     def metadata(self) -> dict[str, Any]:
         return {"game": self.game.name, "game_options": self.game.options_dict(), "step": self.step,
                 "trainer": self.method.name, "config": self.config.to_dict(), "latest_eval": self.latest_eval,
-                "generation": self.generation, "train_seconds": round(self.wall, 2), **self.method.metadata()}
+                "generation": self.generation, "train_seconds": round(self.wall, 2),
+                "selfplay_totals": {"games": self.totals.games, "samples": self.totals.samples,
+                                    "samples_dropped": self.totals.dropped}, **self.method.metadata()}
 
     def save_checkpoint(self) -> Path:
         self.saved_step = self.step
@@ -254,39 +263,36 @@ class Trainer:
         started = time.monotonic()
         deadline = started + 60.0 * minutes if minutes else float("inf")
         wall_at_start = self.wall
-        restore_sigterm = _sigterm_as_interrupt()
-        metrics_log = MetricsLog(self.rundir.metrics, self.rundir.tensorboard)
         self.console.log(f"training {self.game!r} by {self.method.name} with a {self.method.spec.kind} network "
                          f"({sum(p.numel() for p in self.method.net.parameters()):,} parameters), "
-                         f"{cfg.selfplay.actors} actor(s) x {cfg.selfplay.games_per_actor} games, steps {self.step} "
-                         f"-> {target}" + (f", for at most {minutes:g} min" if minutes else "")
+                         f"{cfg.selfplay.actors} {cfg.selfplay.backend} actor(s) x {cfg.selfplay.games_per_actor} "
+                         f"games, steps {self.step} -> {target}" + (f", for at most {minutes:g} min" if minutes else "")
                          + f"; metrics in {self.rundir.metrics}, TensorBoard: tensorboard --logdir {self.rundir.tensorboard}")
-        actors = ActorPool(self.method.name, cfg.selfplay.actors, self.method.actor_payload(self.generation))
-        actors.publish(self.step, self.method.payload())
+        actors = open_actor_pool(cfg.selfplay, self.method.name, self.method.actor_payload(self.generation))
+        restore_sigterm = _sigterm_as_interrupt()
+        metrics_log = MetricsLog(self.rundir.metrics, self.rundir.tensorboard)
+        published = Publications(cfg.selfplay.max_staleness)
+        self._publish(actors, published)
         progress = _Progress(self.step, target, deadline)
-        games = samples = 0
-        window = {"games": 0, "samples": 0, "steps": 0, "since": time.monotonic()}
+        tally, window = Tally(), Tally()  # this invocation; since the last metrics line
         losses: dict[str, float] = {}
         try:
             while self.step < target and time.monotonic() < deadline:
-                for version, new_games, batch in actors.collect(wait=0.05):
-                    kept = self.method.ingest(version, batch)
-                    games, samples = games + new_games, samples + kept
-                    window["games"] += new_games
-                    window["samples"] += kept
+                for delivery in actors.collect(wait=0.05):
+                    self._ingest(delivery, published, tally, window, self.totals)
                 self.wall = wall_at_start + time.monotonic() - started
                 if not self.method.ready():
                     if progress.idle_due():
-                        self.console.log(f"waiting for self-play: {games} games, {samples} samples so far")
+                        self.console.log(f"waiting for self-play: {tally.games} games, {tally.samples} samples so far")
                     continue
                 losses = self.method.update()
                 self.method.step += 1
-                window["steps"] += 1
+                window.steps += 1
                 if self.step % cfg.selfplay.publish_every == 0:
-                    actors.publish(self.step, self.method.payload())
+                    self._publish(actors, published)
                 if self.step % cfg.train.log_every == 0:
-                    self._log(metrics_log, losses, window, games, progress)
-                    window = {"games": 0, "samples": 0, "steps": 0, "since": time.monotonic()}
+                    self._log(metrics_log, losses, window, actors.stats(), progress)
+                    window = Tally()
                 if cfg.eval.every and self.step % cfg.eval.every == 0:
                     self._evaluate(metrics_log)
                 if self.step % cfg.train.checkpoint_every == 0:
@@ -306,15 +312,33 @@ class Trainer:
         if self.step > 0 and self.saved_step != self.step:
             self.save_checkpoint()
         seconds = time.monotonic() - started
-        self.console.log(f"stopped at step {self.step} after {seconds:.0f} s: {games} games, {samples} samples")
-        return {"step": self.step, "games": games, "samples": samples, "seconds": seconds, "losses": losses,
-                "latest_eval": self.latest_eval}
+        dropped = f" ({tally.dropped} stale samples dropped)" if tally.dropped else ""
+        self.console.log(f"stopped at step {self.step} after {seconds:.0f} s: {tally.games} games, {tally.samples} "
+                         f"samples{dropped}")
+        return {"step": self.step, "games": tally.games, "samples": tally.samples, "samples_dropped": tally.dropped,
+                "seconds": seconds, "losses": losses, "latest_eval": self.latest_eval}
 
-    def _log(self, metrics_log: MetricsLog, losses: dict[str, float], window: dict[str, float], games: int,
+    def _publish(self, actors: ActorPool, published: Publications) -> None:
+        actors.publish(self.step, self.method.payload())
+        published.add(self.step)
+
+    def _ingest(self, delivery: Delivery, published: Publications, *tallies: Tally) -> None:
+        """Count an actor's delivery and hand its samples to the method, unless they are too stale."""
+        version, games, batch = delivery
+        count = len(next(iter(batch.values()))) if batch else 0
+        age = published.age(version)
+        stale = published.too_old(age)
+        kept = self.method.ingest(version, batch) if count and not stale else 0
+        for tally in tallies:
+            tally.add(games, count, kept, age, stale)
+
+    def _log(self, metrics_log: MetricsLog, losses: dict[str, float], window: Tally, actor_stats: dict[str, float],
              progress: _Progress) -> None:
-        elapsed = max(time.monotonic() - window["since"], 1e-6)
-        rates = {"charts/games_per_s": window["games"] / elapsed, "charts/samples_per_s": window["samples"] / elapsed,
-                 "charts/SPS": window["steps"] / elapsed, "charts/games_total": float(games)}
+        elapsed = max(time.monotonic() - window.since, 1e-6)
+        rates = {"charts/games_per_s": window.games / elapsed, "charts/samples_per_s": window.samples / elapsed,
+                 "charts/SPS": window.steps / elapsed, "charts/games_total": float(self.totals.games),
+                 "charts/sample_age": window.mean_age(), "charts/samples_stale_dropped": float(self.totals.dropped),
+                 **actor_stats}
         metrics_log.log(self.step, self.wall, {**losses, **rates})
         loss_text = "  ".join(f"{k.split('/')[-1]} {v:.4f}" for k, v in losses.items() if k.startswith("losses/"))
         self.console.log(f"step {self.step:>7}  games/s {rates['charts/games_per_s']:6.2f}  samples/s "
@@ -328,6 +352,47 @@ class Trainer:
         self.latest_eval = {k: round(v, 4) for k, v in results.items()}
         metrics_log.log(self.step, self.wall, results)
         self.console.log(f"step {self.step} evaluation: {_format_eval(results)}")
+
+
+class Publications:
+    """The weight versions published to the actors in this invocation, to tell how stale a sample is: its age is
+    the number of publications after the one that made it (0: the newest weights)."""
+
+    def __init__(self, max_staleness: int):
+        self.max_staleness = max_staleness  # 0 = keep every sample
+        self.versions: list[int] = []  # increasing learner steps
+
+    def add(self, version: int) -> None:
+        self.versions.append(version)
+
+    def age(self, version: int) -> int:
+        return len(self.versions) - bisect.bisect_right(self.versions, version)
+
+    def too_old(self, age: int) -> bool:
+        return 0 < self.max_staleness < age
+
+
+@dataclasses.dataclass
+class Tally:
+    """Games and samples received since ``since``: kept ones, stale ones dropped, and their age."""
+
+    games: int = 0
+    samples: int = 0  # kept by the method
+    dropped: int = 0  # too stale
+    received: int = 0
+    age_sum: int = 0  # publications behind, summed over the samples received
+    steps: int = 0
+    since: float = dataclasses.field(default_factory=time.monotonic)
+
+    def add(self, games: int, received: int, kept: int, age: int, stale: bool) -> None:
+        self.games += games
+        self.samples += kept
+        self.dropped += received if stale else 0
+        self.received += received
+        self.age_sum += age * received
+
+    def mean_age(self) -> float:
+        return self.age_sum / self.received if self.received else 0.0
 
 
 def _format_eval(results: dict[str, float]) -> str:
