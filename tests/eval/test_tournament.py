@@ -16,7 +16,10 @@ from boardzero.eval.tournament import Entrant, load_tournament, run_tournament, 
 
 
 class PickByIndex(Agent):
-    """Deterministic: always the legal action at a fixed position of the legal list."""
+    """Deterministic: always the legal action at a fixed position of the legal list.
+
+    where: that position (negative counts from the end)
+    """
 
     def __init__(self, game, where: int = 0):
         self.where = where
