@@ -6,7 +6,7 @@ process (steady beside other jobs) and in wall seconds. Forced moves are not
 counted: every agent plays them at once. One line per player count (or one
 JSON object each, ``--json``).
 
-    python bench/decision_time.py catan --agent best --against heuristic --players 2 3 4 --games 4
+    python bench/decision_time.py catan --agent best --against heuristic --players 2 3 4 --games 6
 """
 
 from __future__ import annotations
@@ -60,10 +60,11 @@ def time_decisions(game_name: str, spec: str, against: str, players: int | None,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
+    parser.add_argument("game", nargs="?", default="catan", help="game name (default: catan)")
     parser.add_argument("--agent", default="best", help="agent spec timed (default: best)")
-    parser.add_argument("--against", default="random", help="the other seats' agent spec (default: random)")
-    parser.add_argument("--players", type=int, nargs="*", default=[0], help="player counts (0: the game's default)")
+    parser.add_argument("--against", default="heuristic", help="the other seats' agent spec (default: heuristic)")
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4],
+                        help="player counts (default: 2 3 4; 0: the game's default)")
     parser.add_argument("--games", type=int, default=4, help="games per player count, at least 1")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object per player count")

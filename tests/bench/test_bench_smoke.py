@@ -88,3 +88,13 @@ def test_busy_core_bench_runs_with_a_tiny_budget():
     assert runs[0]["play_threads"] == runs[0]["threads"] == 1
     assert [len(run["idle_s"]) for run in runs] == [len(run["busy_s"]) for run in runs] == [2, 1][:len(runs)]
     assert all(run["busy_over_idle"] > 0 and len(run["load_average_before"]) == 3 for run in runs)
+
+
+def test_decision_time_bench_times_the_agents_real_decisions():
+    script = SCRIPT.with_name("decision_time.py")
+    done = subprocess.run([sys.executable, str(script), "tictactoe", "--agent", "greedy", "--against", "random",
+                           "--players", "0", "--games", "3", "--json"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    row = json.loads(done.stdout.splitlines()[-1])
+    assert row["games"] == 3 and row["decisions"] >= 3 and row["players"] == 2
+    assert 0 < row["cpu"]["median_ms"] <= row["cpu"]["p95_ms"] <= row["cpu"]["max_ms"]
