@@ -57,6 +57,8 @@ def test_a_run_curve_from_its_own_evaluations(tmp_path):
 
     run = tmp_path / "td"
     train(config_from_dict({**TINY_TD, "eval": {"every": 3, "games": 4, "opponents": ["random"]}}), run)
+    with (run / "metrics.jsonl").open("a") as metrics:
+        metrics.write('{"step": 9, "eval/vs_ran')  # the torn last line of a killed run
     points = metrics_curve(run)
     assert [(p.step, p.opponent, p.games) for p in points] == [(3, "random", 4), (6, "random", 4)]
     assert points[0].train_seconds <= points[1].train_seconds and all(0 <= p.wins <= 4 for p in points)

@@ -33,16 +33,12 @@ def curve(
     from boardzero.eval.curve import checkpoint_curve, load_curve, metrics_curve, save_curve
     from boardzero.eval.plots import win_rates_over_time
 
-    curves = {}
-    for other in [run] * run.is_file() + list(beside or []):
-        try:
-            saved = load_curve(other)
-            curves[Path(saved["run"]).name] = saved["points"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ConfigError("curve", f"{other} is not a curve JSON written by `boardzero curve` ({exc})") from None
-    if run.is_file():
-        if plot is None:
-            raise ConfigError("--plot", "a saved curve is only redrawn: name the PNG to draw")
+    redraw = run.is_file()  # a saved curve: nothing is played
+    if redraw and plot is None:
+        raise ConfigError("--plot", "a saved curve is only redrawn: name the PNG to draw")
+    saved = [load_curve(path) for path in ([run] if redraw else []) + list(beside or [])]
+    curves = {Path(curve["run"]).name: curve["points"] for curve in saved}
+    if redraw:
         typer.echo(f"wrote {win_rates_over_time(curves, plot)}")
         return
 

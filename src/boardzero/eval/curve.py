@@ -23,6 +23,8 @@ from boardzero.core.registry import game_class
 from boardzero.eval.arena import run_arena
 from boardzero.eval.checkpoints import run_checkpoints, spread
 from boardzero.eval.stats import wilson_interval
+from boardzero.learn.metrics import read_metrics
+from boardzero.learn.rundir import RunDir
 from boardzero.nn.checkpoint import atomic_write_json, read_metadata
 
 
@@ -65,12 +67,12 @@ def metrics_curve(run_dir: str | Path) -> list[CurvePoint]:
     nothing is played. The game count is the run's ``eval.games``; the score is what the evaluation logged, its
     mean score for the learner's seat. Where that is the win share (two players, no draws, ``returns = "win"``)
     the Wilson interval is the win share's; otherwise it is only that of a win share equal to the score."""
-    run = Path(run_dir)
+    run = RunDir(run_dir)
     try:
-        games = int(json.loads((run / "config.json").read_text())["eval"]["games"])
-        rows = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines() if line.strip()]
+        games = int(json.loads(run.config_json.read_text())["eval"]["games"])
+        rows = read_metrics(run.metrics)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError("curve", f"{run} has no readable config.json and metrics.jsonl of a training run "
+        raise ConfigError("curve", f"{run.path} has no readable config.json and metrics.jsonl of a training run "
                                    f"({exc})") from None
     points = []
     for row in rows:
@@ -80,7 +82,7 @@ def metrics_curve(run_dir: str | Path) -> list[CurvePoint]:
                 points.append(CurvePoint(int(row["step"]), float(row.get("wall", 0.0)), key[len("eval/vs_"):],
                                          games, wins, float(score), wilson_interval(wins, games)))
     if not points:
-        raise ConfigError("curve", f"{run}/metrics.jsonl has no evaluation lines (eval.every was 0?)")
+        raise ConfigError("curve", f"{run.metrics} has no evaluation lines (eval.every was 0?)")
     return points
 
 
@@ -90,4 +92,12 @@ def save_curve(points: list[CurvePoint], path: str | Path, run: str | Path) -> P
 
 
 def load_curve(path: str | Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text())
+    """A curve file ``save_curve`` wrote (``run`` and ``points``); anything else is a ConfigError naming it."""
+    try:
+        saved = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise ConfigError("curve", f"{path} is not a curve JSON written by `boardzero curve` ({exc})") from None
+    if not isinstance(saved, dict) or not {"run", "points"} <= saved.keys():
+        raise ConfigError("curve", f"{path} is not a curve JSON written by `boardzero curve` (needs 'run' and "
+                                   "'points')")
+    return saved

@@ -23,6 +23,8 @@ from boardzero.eval.figures import GameFigures, collect, figures_markdown, game_
 from boardzero.eval.ratings import Ratings
 from boardzero.eval.records import read_records, record_game, replay
 from boardzero.eval.tournament import Tournament, load_tournament
+from boardzero.learn.metrics import read_metrics
+from boardzero.learn.rundir import RunDir
 
 Table = tuple[list[str], list[list[str]]]  # headers, rows of cells
 
@@ -68,11 +70,11 @@ def _write(out_dir: Path, name: str, text: str) -> Path:
 def report_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Path]:
     """Plots and ``report.md`` for a training run, in ``<run>/report`` by default."""
     run_dir = Path(run_dir)
-    metrics_path = run_dir / "metrics.jsonl"
+    metrics_path = RunDir(run_dir).metrics
     if not metrics_path.is_file():
         raise ConfigError("run", f"{run_dir} has no metrics.jsonl (is it a training run directory?)")
     out = Path(out_dir) if out_dir is not None else run_dir / "report"
-    rows = [json.loads(line) for line in metrics_path.read_text().splitlines() if line.strip()]
+    rows = read_metrics(metrics_path)  # a killed run's torn last line is skipped
     written = [plots.learning_curves(rows, out / "learning_curves.png", title=str(run_dir))]
     lines = [f"# Training run {run_dir}", "", _run_summary(rows), "", "![learning curves](learning_curves.png)"]
     ratings_path = run_dir / "ratings.json"
