@@ -37,19 +37,17 @@ def lower_bound(game: str, specs: list[str], games: int, *, count_draws: bool = 
     return low, f"{specs[0]} vs {specs[1]}: {successes}/{model.games} {what}, 95 % interval {low:.3f}-{high:.3f}"
 
 
-@pytest.mark.parametrize("game, specs, games, count_draws, bar", [
-    ("connect4", ["best:greedy", "random"], 400, False, 0.95),
-    ("connect4", ["best:sims=200", "mcts:sims=2000"], 30, False, 0.60),
-    ("tictactoe", ["best:greedy", "solver"], 200, True, 0.97),
-    ("tictactoe", ["best", "solver"], 40, True, 0.90),
-    ("kuhn_poker", ["best:greedy", "random"], 1200, False, 0.38),
-    ("catan:players=2", ["best", "weighted"], 200, False, 0.88),
-    ("catan:players=3", ["best", "weighted"], 200, False, 0.80),
-    ("catan:players=4", ["best", "weighted"], 200, False, 0.55),
+@pytest.mark.parametrize("game, options, specs, games, count_draws, bar", [
+    ("connect4", {}, ["best:greedy", "random"], 400, False, 0.95),
+    ("connect4", {}, ["best:sims=200", "mcts:sims=2000"], 30, False, 0.60),
+    ("tictactoe", {}, ["best:greedy", "solver"], 200, True, 0.97),
+    ("tictactoe", {}, ["best", "solver"], 40, True, 0.90),
+    ("kuhn_poker", {}, ["best:greedy", "random"], 1200, False, 0.38),
+    ("catan", {"players": 2}, ["best", "weighted"], 200, False, 0.88),
+    ("catan", {"players": 3}, ["best", "weighted"], 200, False, 0.80),
+    ("catan", {"players": 4}, ["best", "weighted"], 200, False, 0.55),
 ])
-def test_shipped_model_strength(game, specs, games, count_draws, bar):
-    name, _, players = game.partition(":players=")
-    low, summary = lower_bound(name, specs, games, count_draws=count_draws,
-                               options={"players": int(players)} if players else None)
+def test_shipped_model_strength(game, options, specs, games, count_draws, bar):
+    low, summary = lower_bound(game, specs, games, count_draws=count_draws, options=options)
     print(summary)  # shown by `pytest -rA`
     assert low >= bar, f"{summary}; the bar is {bar}"
