@@ -46,6 +46,9 @@ class NetworkConfig:
     hidden: int = doc(256, "mlp width; conv value-head width; xdim width of the dense branch", check="positive")
     blocks: int = doc(4, "residual blocks", check="non_negative")
     channels: int = doc(64, "conv and xdim channels of the board branch", check="positive")
+    observation: str = doc("", "mlp: a 1-D observation other than 'flat' (Catan: 'rich', the flat one plus what "
+                               "needs the board's adjacency: pips around each intersection, where each seat can "
+                               "settle, production per resource); empty: the kind's own")
 
 
 @dataclasses.dataclass

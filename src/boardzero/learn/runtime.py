@@ -78,7 +78,8 @@ class Method(abc.ABC):
 
     def network_spec(self) -> NetworkSpec:
         net = self.config.network
-        return spec_for_game(self.game, net.kind, hidden=net.hidden, blocks=net.blocks, channels=net.channels)
+        return spec_for_game(self.game, net.kind, hidden=net.hidden, blocks=net.blocks, channels=net.channels,
+                             observation=net.observation)
 
     # ---- actor side --------------------------------------------------------------------------
     @classmethod

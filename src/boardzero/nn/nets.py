@@ -38,10 +38,11 @@ class NetworkSpec:
     blocks: int = 4  # residual blocks
     channels: int = 64  # conv, xdim: channels of the residual stream
     layout: str = ""  # xdim: the game whose board layout places the observation
+    observation: str = ""  # mlp: another 1-D observation of the game than "flat" (e.g. Catan's "rich")
 
     @property
     def observation_key(self) -> str:
-        return "planes" if self.kind == "conv" else "flat"
+        return self.observation or ("planes" if self.kind == "conv" else "flat")
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -66,6 +67,9 @@ class NetworkSpec:
     def validate(self) -> None:
         if self.kind not in ("mlp", "conv", "xdim"):
             raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
+        if self.observation and self.kind != "mlp":
+            raise ConfigError("network.observation", f"only an mlp reads another observation than its kind's; "
+                                                     f"{self.kind} reads {'planes' if self.kind == 'conv' else 'flat'}")
         if self.kind == "xdim" and not self.layout:
             raise ConfigError("network.layout", "xdim needs the name of a game with a board layout")
         expected_dims = 3 if self.kind == "conv" else 1
@@ -78,9 +82,11 @@ class NetworkSpec:
                 raise ConfigError(f"network.{name}", f"expected a positive integer, got {value!r}")
 
 
-def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64) -> NetworkSpec:
-    """A network spec that fits ``game``'s observation, actions and players."""
-    key = "planes" if kind == "conv" else "flat"
+def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64,
+                  observation: str = "") -> NetworkSpec:
+    """A network spec that fits ``game``'s observation, actions and players (``observation``: an mlp's input
+    other than "flat")."""
+    key = observation or ("planes" if kind == "conv" else "flat")
     if kind == "xdim" and game.board_layout() is None:
         raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
     if key not in game.observation_spec:
@@ -89,7 +95,7 @@ def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4
                           f"it has: {', '.join(game.observation_spec)}")
     spec = NetworkSpec(kind=kind, input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
                        num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels,
-                       layout=game.name if kind == "xdim" else "")
+                       layout=game.name if kind == "xdim" else "", observation=observation)
     spec.validate()
     return spec
 

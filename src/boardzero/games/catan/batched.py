@@ -97,12 +97,14 @@ def _fill(s, i, buf, masks, obs, seats, encode_obs, static):
     c = E.legal_actions(s, buf)
     for k in range(c):
         masks[i, buf[k]] = True
-    if encode_obs:
+    if encode_obs == 1:
         O.encode(s, seat, obs[i], static)
+    elif encode_obs == 2:
+        O.encode_rich(s, seat, obs[i], static)
 
 
 @njit(cache=True)
-def _afterstates(states, rows, out_obs, out_row, out_action, out_over):
+def _afterstates(states, rows, out_obs, out_row, out_action, out_over, rich):
     """The mover's observation after each legal move of the games in ``rows``; returns how many."""
     buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
     after = np.empty(states.shape[1], dtype=states.dtype)
@@ -115,7 +117,10 @@ def _afterstates(states, rows, out_obs, out_row, out_action, out_over):
         for m in range(c):
             after[:] = s
             E.apply_action(after, buf[m])
-            O.encode(after, seat, out_obs[k], True)
+            if rich:
+                O.encode_rich(after, seat, out_obs[k], True)
+            else:
+                O.encode(after, seat, out_obs[k], True)
             out_row[k] = i
             out_action[k] = buf[m]
             out_over[k] = after[E.G_PHASE] == E.PH_OVER
@@ -132,25 +137,30 @@ def _check_actions(states, actions):
     return -1
 
 
+_ENCODINGS = {"flat": 1, "rich": 2}  # observation key -> the encoding _fill writes (0: none)
+
+
 class BatchedCatan:
     """``batch_size`` independent games of ``game`` (a ``Catan``) stepped together."""
 
     def __init__(self, game, batch_size: int, seed: int = 0, *, observations: bool = True, validate: bool = False,
                  observation_key: str | None = None):
-        if observation_key not in (None, "flat"):
-            raise ConfigError("observation_key", f"the batched Catan encodes the 'flat' observation, "
-                                                 f"not {observation_key!r}")
+        if observation_key not in (None, *_ENCODINGS):
+            raise ConfigError("observation_key", f"the batched Catan encodes the {' or '.join(map(repr, _ENCODINGS))} "
+                                                 f"observation, not {observation_key!r}")
         self.game = game
         self.num_envs = self.batch_size = check_batch_size(batch_size)
-        self.observation_key = "flat"
+        self.observation_key = observation_key or "flat"
+        self.width = O.RICH_SIZE if self.observation_key == "rich" else O.FLAT_SIZE
         self.observations = observations
+        self._encoding = _ENCODINGS[self.observation_key] if observations else 0
         self.validate = validate
         self.seed = int(seed)
         self.games_started = 0
         self.states = np.zeros((batch_size, E.STATE_SIZE), dtype=np.int32)  # [B, STATE_SIZE]
         self.streams = np.zeros(batch_size, dtype=np.uint64)  # [B] splitmix64 state of each game's chance draws
         self.masks = np.zeros((batch_size, E.NUM_ACTIONS), dtype=np.bool_)  # [B, A]
-        self.obs = np.zeros((batch_size, O.FLAT_SIZE if observations else 1), dtype=np.float32)  # [B, F]
+        self.obs = np.zeros((batch_size, self.width if observations else 1), dtype=np.float32)  # [B, F]
         self.seats = np.zeros(batch_size, dtype=np.int64)  # [B]
         self.done = np.zeros(batch_size, dtype=np.bool_)  # [B]
         self.rewards = np.zeros((batch_size, game.num_players), dtype=np.float64)  # [B, P]
@@ -167,7 +177,7 @@ class BatchedCatan:
         self.games_started += 1
         self.states[i] = self.game.initial_array(int(rng.integers(2**31)))
         self.streams[i] = np.uint64(rng.integers(2**63))
-        _start(self.states, i, self.streams, self.masks, self.obs, self.seats, self.observations)
+        _start(self.states, i, self.streams, self.masks, self.obs, self.seats, self._encoding)
 
     def step(self, actions: np.ndarray):
         """Apply one action per game (-1 leaves a game as it is); returns (masks, obs, seats, rewards, done)."""
@@ -176,7 +186,7 @@ class BatchedCatan:
             bad = _check_actions(self.states, actions)
             if bad >= 0:
                 raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
-        _step_batch(self.states, actions, self.masks, self.obs, self.seats, self.done, self.observations,
+        _step_batch(self.states, actions, self.masks, self.obs, self.seats, self.done, self._encoding,
                     self.streams)
         self.rewards[:] = 0.0
         for i in np.flatnonzero(self.done):
@@ -185,14 +195,14 @@ class BatchedCatan:
         return self.masks, self.obs, self.seats, self.rewards, self.done
 
     def afterstates(self, rows: np.ndarray) -> Afterstates:
-        """The mover's flat observation after each legal move of the games in ``rows`` (see ``core.batched``)."""
+        """The mover's observation after each legal move of the games in ``rows`` (see ``core.batched``)."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         total = int(self.masks[rows].sum())
-        obs = np.empty((total, O.FLAT_SIZE), np.float32)
+        obs = np.empty((total, self.width), np.float32)
         row = np.empty(total, np.int64)
         action = np.empty(total, np.int64)
         terminal = np.empty(total, np.bool_)
-        _afterstates(self.states, rows, obs, row, action, terminal)
+        _afterstates(self.states, rows, obs, row, action, terminal, self.observation_key == "rich")
         returns = np.zeros((total, self.game.num_players))
         for k in np.flatnonzero(terminal):
             after = self.states[row[k]].copy()

@@ -61,6 +61,7 @@ class Catan(Game):
             "nodes": (54, O.NODE_FEATURES),
             "edges": (72, O.EDGE_FEATURES),
             "planes": (O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W),
+            "rich": (O.RICH_SIZE,),
         }
         kind, _ = parse_board_option(self.options.board)
         self._fixed_board = make_board(self.options.board, 0) if kind != "random" else None
@@ -303,12 +304,16 @@ class CatanState(State):
         flat = np.empty(O.FLAT_SIZE, dtype=np.float32)
         planes = np.empty((O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W), dtype=np.float32)
         O.encode_all(self.s, seat, flat, planes)
+        rich = np.empty(O.RICH_SIZE, dtype=np.float32)
+        rich[:O.FLAT_SIZE] = flat
+        O.encode_extra(self.s, seat, rich[O.FLAT_SIZE:])
         return {
             "flat": flat,
             "hexes": flat[O.HEXES_AT:O.NODES_AT].reshape(19, O.HEX_FEATURES),
             "nodes": flat[O.NODES_AT:O.EDGES_AT].reshape(54, O.NODE_FEATURES),
             "edges": flat[O.EDGES_AT:].reshape(72, O.EDGE_FEATURES),
             "planes": planes,
+            "rich": rich,
         }
 
     def public_history(self, seat: int) -> list[int | None]:

@@ -8,10 +8,16 @@ development cards, played cards, pieces left and visible points.
 
 ``flat`` = [global vector | hexes.ravel() | nodes.ravel() | edges.ravel()];
 the structured views ``hexes``/``nodes``/``edges`` are slices of it.
+
+``rich`` = [flat | per-intersection features | per-seat features | own costs]: what a flat-vector
+network can hardly compute from the raw board, because it needs the board's adjacency: the pips of
+each resource around every intersection, where each seat can settle now or after one more road, and
+each seat's production per resource. These are facts of the position (no evaluation, no weights).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from boardzero.games.catan import engine as E
@@ -26,6 +32,11 @@ HEXES_AT = GLOBAL_FEATURES
 NODES_AT = HEXES_AT + 19 * HEX_FEATURES
 EDGES_AT = NODES_AT + 54 * NODE_FEATURES
 FLAT_SIZE = EDGES_AT + 72 * EDGE_FEATURES
+NODE_EXTRA = 10  # pips of each resource around it (5), all pips; settle now: me, an opponent; after one road: me, an opponent
+SEAT_EXTRA = 9  # production per resource in pips (5), all pips, spots to settle now, after one road, best pips there
+OWN_EXTRA = 4  # own hand pays for a road, settlement, city, development card
+EXTRA_SIZE = 54 * NODE_EXTRA + 4 * SEAT_EXTRA + OWN_EXTRA
+RICH_SIZE = FLAT_SIZE + EXTRA_SIZE
 PLANE_CHANNELS = HEX_FEATURES + 12  # + settlements, cities, roads around the hex per relative seat
 PLANE_H = 5
 PLANE_W = 10
@@ -158,6 +169,87 @@ def encode(s, seat, out, static=True):
         o = s[E.EDGE_OWNER + e]
         if o >= 0:
             out[j + _rel(o, seat, n)] = 1.0
+
+
+_COSTS = np.stack([E.COST_ROAD, E.COST_SETTLEMENT, E.COST_CITY, E.COST_DEV])  # [4, 5]
+
+
+@njit(cache=True)
+def _pips(s, h):
+    num = s[E.HEX_NUM + h]
+    return 6 - abs(7 - num) if num > 0 else 0
+
+
+@njit(cache=True)
+def _settle_after_one_road(s, v, p):
+    """Free for a settlement, not yet touching p's roads, and one of its paths is a legal road for p."""
+    if not E.node_free_for_settlement(s, v) or E.node_touches_road(s, v, p):
+        return False
+    for k in range(3):
+        e = E.NODE_EDGES[v, k]
+        if e >= 0 and E.road_ok(s, e, p):
+            return True
+    return False
+
+
+@njit(cache=True)
+def encode_extra(s, seat, out):
+    """Write the EXTRA_SIZE features of ``seat`` (the tail of ``rich``) into out."""
+    out[:] = 0.0
+    n = s[E.G_NUM_PLAYERS]
+    robber = s[E.G_ROBBER]
+    base = 54 * NODE_EXTRA
+    for v in range(54):
+        j = v * NODE_EXTRA
+        total = 0
+        for k in range(3):
+            h = E.NODE_HEXES[v, k]
+            if h >= 0 and s[E.HEX_RES + h] < 5:
+                pips = _pips(s, h)
+                out[j + s[E.HEX_RES + h]] += pips / 5.0
+                total += pips
+        out[j + 5] = total / 15.0
+        o = s[E.NODE_OWNER + v]
+        if o >= 0:  # production of the owner's building
+            rel = _rel(o, seat, n)
+            level = s[E.NODE_LEVEL + v]
+            for k in range(3):
+                h = E.NODE_HEXES[v, k]
+                if h >= 0 and h != robber and s[E.HEX_RES + h] < 5:
+                    pips = _pips(s, h) * level
+                    out[base + rel * SEAT_EXTRA + s[E.HEX_RES + h]] += pips / 10.0
+                    out[base + rel * SEAT_EXTRA + 5] += pips / 20.0
+            continue
+        if not E.node_free_for_settlement(s, v):
+            continue
+        for k in range(n):
+            q = (seat + k) % n
+            b = base + k * SEAT_EXTRA
+            now = E.node_touches_road(s, v, q)
+            later = not now and _settle_after_one_road(s, v, q)
+            if now:
+                out[j + (6 if k == 0 else 7)] = 1.0
+                out[b + 6] += 1.0 / 5.0
+            elif later:
+                out[j + (8 if k == 0 else 9)] = 1.0
+                out[b + 7] += 1.0 / 10.0
+            if now or later:
+                out[b + 8] = max(out[b + 8], total / 15.0)
+    b = E.pb(seat)
+    j = base + 4 * SEAT_EXTRA
+    for c in range(4):
+        ok = True
+        for r in range(5):
+            if s[b + E.P_HAND + r] < _COSTS[c, r]:
+                ok = False
+        out[j + c] = 1.0 if ok else 0.0
+
+
+@njit(cache=True)
+def encode_rich(s, seat, out, static=True):
+    """Write the ``rich`` observation (RICH_SIZE floats): the flat one, then encode_extra's features."""
+    encode(s, seat, out[:FLAT_SIZE], static)
+    encode_extra(s, seat, out[FLAT_SIZE:])
 
 
 @njit(cache=True)
