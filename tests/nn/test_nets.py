@@ -45,6 +45,19 @@ def test_spec_round_trip_and_validation():
         NetworkSpec.from_dict({**spec.to_dict(), "width": 3})
 
 
+def test_an_mlp_may_read_another_flat_observation_and_old_specs_read_flat():
+    game = make("catan", players=2)
+    spec = spec_for_game(game, "mlp", hidden=8, blocks=1, observation="rich")
+    assert spec.observation_key == "rich" and spec.input_shape == game.observation_spec["rich"]
+    assert NetworkSpec.from_dict(spec.to_dict()) == spec
+    old = {k: v for k, v in spec_for_game(game, "mlp").to_dict().items() if k != "observation"}
+    assert NetworkSpec.from_dict(old).observation_key == "flat"  # checkpoints written before the field existed
+    with pytest.raises(ConfigError, match="network.observation"):
+        NetworkSpec.from_dict({**spec.to_dict(), "kind": "xdim", "layout": "catan"})
+    with pytest.raises(ConfigError, match="'rich'"):
+        spec_for_game(make("connect4"), "mlp", observation="rich")
+
+
 def test_rotation_round_trip_three_players():
     absolute = np.array([[1.0, 2.0, 3.0]] * 3, np.float32)
     players = np.array([0, 1, 2])

@@ -310,3 +310,77 @@ def test_sampled_hands_never_give_the_player_on_turn_a_win_already():
         sample = state.sample_hidden(0, rng)
         assert sample.victory_points(1) == 4
         assert sample.dev_cards(1).sum() == 1
+
+
+def _rich_parts(state, seat):
+    from boardzero.games.catan import observe as O
+
+    rich = state.observe(seat)["rich"]
+    extra = rich[O.FLAT_SIZE:]
+    nodes = extra[:54 * O.NODE_EXTRA].reshape(54, O.NODE_EXTRA)
+    seats = extra[54 * O.NODE_EXTRA:54 * O.NODE_EXTRA + 4 * O.SEAT_EXTRA].reshape(4, O.SEAT_EXTRA)
+    return rich, nodes, seats, extra[-4:]
+
+
+def test_rich_observation_counts_pips_and_production_around_intersections():
+    from boardzero.games.catan.topology import NODE_HEXES
+
+    state = T.scenario(players=2)
+    T.settlement(state, 1, 12, city=True)
+    rich, nodes, seats, _ = _rich_parts(state, 0)
+    assert np.array_equal(rich[:len(state.observe(0)["flat"])], state.observe(0)["flat"])
+    s = state.s
+    expected = np.zeros(5)
+    for h in NODE_HEXES[12]:
+        if h >= 0 and s[E.HEX_RES + h] < 5:
+            expected[s[E.HEX_RES + h]] += 6 - abs(7 - s[E.HEX_NUM + h])
+    assert nodes[12, :5] == pytest.approx(expected / 5)
+    assert nodes[12, 5] == pytest.approx(expected.sum() / 15)
+    assert seats[1, :5] == pytest.approx(2 * expected / 10)  # the city of seat 1 (relative seat 1) yields double
+    assert seats[0, :6].sum() == 0 and seats[2:].sum() == 0
+    T.robber(state, int(NODE_HEXES[12][0]))  # a robbed hex yields nothing
+    _, _, robbed, _ = _rich_parts(state, 0)
+    assert robbed[1, 5] < seats[1, 5]
+
+
+def test_rich_observation_marks_where_each_seat_can_settle_now_and_after_one_road():
+    state = T.give(T.scenario(players=2), 0, wood=2, brick=2, sheep=1, wheat=1)
+    T.settlement(state, 0, 12)
+    a = int(next(n for n in E.NODE_NODES[12] if n >= 0))
+    T.road_path(state, 0, [12, a])
+    _, nodes, seats, own = _rich_parts(state, 0)
+    legal_now = {n for n in range(54) if state.legal_mask()[A("settlement", node=n)]}
+    assert {int(n) for n in np.flatnonzero(nodes[:, 6])} == legal_now == set()  # next to a, too close to 12
+    after_one = {int(n) for n in E.NODE_NODES[a] if n >= 0 and n != 12}
+    assert {int(n) for n in np.flatnonzero(nodes[:, 8])} == after_one
+    assert seats[0, 7] == pytest.approx(len(after_one) / 10)
+    assert own.tolist() == [1.0, 1.0, 0.0, 0.0]  # pays for a road and a settlement, not a city or a card
+    b = sorted(after_one)[0]
+    T.road_path(state, 0, [a, b])
+    _, nodes, seats, _ = _rich_parts(state, 0)
+    legal_now = {n for n in range(54) if state.legal_mask()[A("settlement", node=n)]}
+    assert {int(n) for n in np.flatnonzero(nodes[:, 6])} == legal_now == {b}
+    _, theirs, _, _ = _rich_parts(state, 1)  # seat 1 sees seat 0's spot as an opponent's
+    assert theirs[b, 7] == 1.0 and theirs[b, 6] == 0.0
+
+
+@pytest.mark.parametrize("key", ["flat", "rich"])
+def test_batched_observations_of_each_key_match_the_single_game_encoder(key):
+    game = make("catan", players=3)
+    env = BatchedCatan(game, batch_size=4, seed=1, observation_key=key)
+    masks, obs, seats = env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(400):
+        masks, obs, seats, _, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    after = env.afterstates(np.arange(4))
+    assert obs.shape[1] == after.obs.shape[1] == game.observation_spec[key][0]
+    for i in range(4):
+        state = game.new_state(seed=0)
+        state.s[:] = env.states[i]
+        assert np.array_equal(state.observe(int(seats[i]))[key], obs[i])
+        first = np.flatnonzero(after.row == i)[0]
+        state.apply(int(after.action[first]))
+        if not after.terminal[first]:
+            assert np.array_equal(state.observe(int(seats[i]))[key], after.obs[first])
+    with pytest.raises(Exception, match="'planes'"):
+        BatchedCatan(game, batch_size=2, observation_key="planes")
