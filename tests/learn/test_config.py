@@ -8,10 +8,17 @@ from boardzero.learn.config import config_from_dict, load_config
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
-@pytest.mark.parametrize("name", ["connect4", "tictactoe", "kuhn_poker"])
-def test_shipped_configs_load(name):
-    config = load_config(CONFIGS / f"{name}.toml")
-    assert config.game == name
+@pytest.mark.parametrize("path", sorted(CONFIGS.rglob("*.toml")), ids=lambda p: str(p.relative_to(CONFIGS)))
+def test_every_shipped_config_loads_and_its_network_fits_its_game(path):
+    from boardzero.core.registry import make
+    from boardzero.nn.nets import spec_for_game
+
+    config = load_config(path)
+    assert path.stem.startswith(config.game.replace("_poker", "")) or path.parent.name == "compare"
+    net = config.network
+    spec = spec_for_game(make(config.game, **config.game_options), net.kind, hidden=net.hidden, blocks=net.blocks,
+                         channels=net.channels, observation=net.observation)
+    assert spec.observation_key == (net.observation or ("planes" if net.kind == "conv" else "flat"))
 
 
 @pytest.mark.parametrize("data,field", [
