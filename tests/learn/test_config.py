@@ -53,3 +53,22 @@ def test_defaults_and_ints_as_floats():
     config = config_from_dict({"game": "tictactoe", "train": {"lr": 1}})
     assert config.train.lr == 1.0 and isinstance(config.train.lr, float)
     assert config.selfplay.actors == 1
+
+
+@pytest.mark.parametrize("device", ["gpu", "cuda:x", "CPU", ""])
+def test_a_bad_learner_device_is_named(device):
+    with pytest.raises(ConfigError, match="train.device.*allowed: auto, cpu, cuda, cuda:N"):
+        config_from_dict({"train": {"device": device}})
+
+
+def test_learner_devices():
+    import torch
+
+    from boardzero.nn.precision import learner_device
+
+    assert config_from_dict({"train": {"device": "cuda:1"}}).train.device == "cuda:1"
+    assert learner_device("cpu") == torch.device("cpu")
+    assert learner_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ConfigError, match="train.device.*sees none"):
+            learner_device("cuda")

@@ -78,3 +78,20 @@ def test_td_checkpoints_play_only_as_td(tmp_path):
     assert make_agent(f"td:{run}", game).act is not None
     with pytest.raises(CheckpointError, match="made by the td trainer"):
         make_agent(f"az:{run}", game)
+
+
+def test_agents_of_a_learner_off_the_cpu_play_a_cpu_copy(tmp_path):
+    """On a GPU learner, agents in evaluations get a CPU copy of the current weights (they feed CPU tensors)."""
+    import torch
+
+    from boardzero.learn.runtime import Trainer
+
+    trainer = Trainer(config_from_dict({**TINY, "train": {**TINY["train"], "device": "cpu"}}), tmp_path / "td")
+    method = trainer.method
+    assert method.play_net() is method.net  # a CPU learner plays its own network
+    method.device = torch.device("meta")  # stands in for a GPU: anything but the CPU
+    copy = method.play_net()
+    assert copy is not method.net and not copy.training
+    assert all(p.device.type == "cpu" for p in copy.parameters())
+    for mine, theirs in zip(copy.parameters(), method.net.parameters()):
+        assert torch.equal(mine, theirs)

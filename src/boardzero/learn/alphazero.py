@@ -57,7 +57,7 @@ class AlphaZero(ReplayMethod):
         self.net.train()
         sample = self.replay.sample(self.config.train.batch_size, self.rng)
         sample = augment(sample, self.symmetries, self.spec.observation_key, self.rng)
-        batch = {k: torch.from_numpy(v) for k, v in sample.items()}
+        batch = self.tensors(sample)
         loss, metrics = policy_value_loss(self.net, batch, self.config.train.value_weight)
         self.optimize(loss, metrics)
         self.net.eval()
@@ -68,13 +68,13 @@ class AlphaZero(ReplayMethod):
     def play_agent(self):
         from boardzero.agents.az import network_agent
 
-        return network_agent(self.game, self.net, sims=self.config.eval.simulations)
+        return network_agent(self.game, self.play_net(), sims=self.config.eval.simulations)
 
     def evaluate(self) -> dict[str, float]:
         cfg = self.config.eval
         best_path = self.rundir.best_stem.with_suffix(".json")
         best_net = load_network(best_path, game=self.game)[0] if best_path.is_file() else None
-        results = evaluate(self.game, self.net, best_net, cfg, self.rng)
+        results = evaluate(self.game, self.play_net(), best_net, cfg, self.rng)
         if cfg.opponents:
             results.update(against_opponents(self.game, self.play_agent(), cfg, self.rng))
         versus_best = results.get("eval/search_vs_best")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import tomllib
 import typing
 from pathlib import Path
@@ -25,7 +26,7 @@ METHODS = ("alphazero", "td", "ppo")
 
 def doc(default: Any, text: str, *, methods: tuple[str, ...] = (), check: str = "") -> Any:
     """A config field: its default, one line of documentation, the methods it applies to (all when empty)
-    and its range check (``positive``, ``non_negative``, ``fraction``)."""
+    and its range check (``positive``, ``non_negative``, ``fraction``, ``device``)."""
     return dataclasses.field(default=default, metadata={"doc": text, "methods": methods, "check": check})
 
 
@@ -111,6 +112,9 @@ class TrainConfig:
     precision: Literal["auto", "float32", "bfloat16"] = doc(
         "float32", "number format of the learner's forward and backward passes (weights stay float32); auto: "
                    "bfloat16 where the CPU does it natively")
+    device: str = doc("auto", "where the learner trains: auto (a CUDA GPU when torch sees one, else the CPU), cpu, "
+                              "cuda or cuda:N; self-play actors and evaluations run on CPU cores either way",
+                      check="device")
 
 
 @dataclasses.dataclass
@@ -214,6 +218,8 @@ def _check_value(field: str, value: Any, annotation: Any, check: str) -> Any:
     if annotation is str:
         if not isinstance(value, str):
             raise ConfigError(field, f"expected a string, got {value!r}")
+        if check == "device" and not re.fullmatch(r"auto|cpu|cuda(:\d+)?", value):
+            raise ConfigError(field, f"{value!r} is not allowed; allowed: auto, cpu, cuda, cuda:N")
         return value
     if annotation is int:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -220,13 +220,13 @@ class PPO(Method):
         self.buffer, self.buffered = [], 0
         advantage = data["advantage"]
         data["advantage"] = ((advantage - advantage.mean()) / (advantage.std() + 1e-8)).astype(np.float32)
-        tensors = {k: torch.from_numpy(v) for k, v in data.items()}
+        tensors = self.tensors(data)
         count = len(data["action"])
         size = max(1, count // cfg.minibatches)
         metrics: dict[str, float] = {}
         self.net.train()
         for _ in range(cfg.epochs):
-            order = torch.from_numpy(self.rng.permutation(count))
+            order = torch.from_numpy(self.rng.permutation(count)).to(self.device)
             for start in range(0, count - size + 1, size):
                 index = order[start:start + size]
                 loss, metrics = ppo_loss(self.net, {k: v[index] for k, v in tensors.items()}, cfg,
@@ -246,7 +246,7 @@ class PPO(Method):
         from boardzero.nn.checkpoint import load_network
 
         best, _ = load_network(self.bank.best_path(), game=self.game)
-        result = score(self.game, PolicyAgent(self.game, self.net, temperature=1.0),
+        result = score(self.game, PolicyAgent(self.game, self.play_net(), temperature=1.0),
                        lambda: PolicyAgent(self.game, best, temperature=1.0), self.config.ppo.admit_games, self.rng)
         admitted = admits(result, self.config.ppo.admit_score)
         if admitted:
@@ -259,7 +259,7 @@ class PPO(Method):
     def play_agent(self):
         from boardzero.agents.az import PolicyAgent
 
-        return PolicyAgent(self.game, self.net, temperature=1.0)
+        return PolicyAgent(self.game, self.play_net(), temperature=1.0)
 
     def metadata(self) -> dict[str, Any]:
         return {"bank": {"version": self.bank.version, "best": self.bank.best, "size": len(self.bank)}}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import abc
 import bisect
+import copy
 import dataclasses
 import signal
 import threading
@@ -41,6 +42,7 @@ from boardzero.learn.rundir import RunDir
 from boardzero.nn.checkpoint import check_game, load_optimizer, optimizer_tensors, read_extra, read_metadata, \
     save_network, load_state, read_tensors
 from boardzero.nn.nets import NetworkSpec, build_network, spec_for_game
+from boardzero.nn.precision import learner_device
 
 _METHODS: dict[str, str | type] = {
     "alphazero": "boardzero.learn.alphazero:AlphaZero",
@@ -71,10 +73,22 @@ class Method(abc.ABC):
         self.rng = np.random.default_rng(config.train.seed)
         self.spec = self.network_spec()
         torch.manual_seed(config.train.seed)
-        self.net = build_network(self.spec)
+        self.device = learner_device(config.train.device)
+        self.net = build_network(self.spec).to(self.device)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.train.lr,
                                            weight_decay=config.train.weight_decay)
         self.step = 0
+
+    def tensors(self, arrays: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
+        """Arrays as tensors on the learner's device."""
+        return {k: torch.from_numpy(v).to(self.device) for k, v in arrays.items()}
+
+    def play_net(self) -> torch.nn.Module:
+        """The current network for agents that play (they feed CPU tensors): itself on a CPU learner, else a
+        CPU copy."""
+        if self.device.type == "cpu":
+            return self.net
+        return copy.deepcopy(self.net).cpu().eval()
 
     def network_spec(self) -> NetworkSpec:
         net = self.config.network

@@ -156,8 +156,8 @@ class TD(ReplayMethod):
         self.net.train()
         batch = self.replay.sample(self.config.train.batch_size, self.rng)
         with autocast(self.config.train.precision):
-            predicted = self.net.values(torch.from_numpy(batch["obs"])).float()
-        target = torch.from_numpy(batch["value"])
+            predicted = self.net.values(torch.from_numpy(batch["obs"]).to(self.device)).float()
+        target = torch.from_numpy(batch["value"]).to(self.device)
         loss = F.huber_loss(predicted, target, delta=self.config.td.huber_delta)
         metrics = {"losses/value": loss.item(), "losses/mean_target": float(target[:, 0].mean())}
         self.optimize(loss, metrics)
@@ -168,4 +168,4 @@ class TD(ReplayMethod):
     def play_agent(self):
         from boardzero.agents.td import TDAgent
 
-        return TDAgent(self.game, self.net)
+        return TDAgent(self.game, self.play_net())

@@ -31,6 +31,16 @@ def resolve(precision: str) -> str:
     return precision
 
 
+def learner_device(name: str) -> torch.device:
+    """The device of ``train.device``: ``auto`` is a CUDA GPU when torch sees one, else the CPU."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError("train.device", f"{name!r} asks for a CUDA GPU, and this torch ({torch.__version__}) sees "
+                                          "none; allowed here: auto, cpu")
+    return torch.device(name)
+
+
 def autocast(precision: str):
     """A context in which network calls run at ``precision`` (``auto`` resolved); float32 changes nothing."""
     if resolve(precision) == "bfloat16":
