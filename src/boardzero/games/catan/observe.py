@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from boardzero.games.catan import engine as E
-from boardzero.games.catan.topology import HEX_COL, HEX_EDGES, HEX_NODES, HEX_ROW
+from boardzero.games.catan.topology import EDGE_NODES, HEX_COL, HEX_EDGES, HEX_NODES, HEX_ROW
 
 HEX_FEATURES = 9  # resource one-hot (6, desert last), number/12, pips/5, robber
 NODE_FEATURES = 15  # settlement by relative seat (4), city by relative seat (4), harbour (5 resources + 3:1), open
@@ -181,24 +181,27 @@ def _pips(s, h):
 
 
 @njit(cache=True)
-def _settle_after_one_road(s, v, p):
-    """Free for a settlement, not yet touching p's roads, and one of its paths is a legal road for p."""
-    if not E.node_free_for_settlement(s, v) or E.node_touches_road(s, v, p):
-        return False
-    for k in range(3):
-        e = E.NODE_EDGES[v, k]
-        if e >= 0 and E.road_ok(s, e, p):
-            return True
-    return False
-
-
-@njit(cache=True)
 def encode_extra(s, seat, out):
     """Write the EXTRA_SIZE features of ``seat`` (the tail of ``rich``) into out."""
     out[:] = 0.0
     n = s[E.G_NUM_PLAYERS]
     robber = s[E.G_ROBBER]
     base = 54 * NODE_EXTRA
+    touches = np.zeros((4, 54), np.bool_)  # [seat, node]: a road of the seat ends there
+    for e in range(72):
+        o = s[E.EDGE_OWNER + e]
+        if o >= 0:
+            touches[o, EDGE_NODES[e, 0]] = True
+            touches[o, EDGE_NODES[e, 1]] = True
+    road_ok = np.zeros((4, 72), np.bool_)  # [seat, edge]: a legal road (engine.road_ok) of the seat
+    for e in range(72):
+        if s[E.EDGE_OWNER + e] < 0:
+            for i in range(2):
+                v = EDGE_NODES[e, i]
+                o = s[E.NODE_OWNER + v]
+                for q in range(n):
+                    if o == q or (o < 0 and touches[q, v]):
+                        road_ok[q, e] = True
     for v in range(54):
         j = v * NODE_EXTRA
         total = 0
@@ -225,8 +228,13 @@ def encode_extra(s, seat, out):
         for k in range(n):
             q = (seat + k) % n
             b = base + k * SEAT_EXTRA
-            now = E.node_touches_road(s, v, q)
-            later = not now and _settle_after_one_road(s, v, q)
+            now = touches[q, v]
+            later = False
+            if not now:
+                for m in range(3):
+                    e = E.NODE_EDGES[v, m]
+                    if e >= 0 and road_ok[q, e]:
+                        later = True
             if now:
                 out[j + (6 if k == 0 else 7)] = 1.0
                 out[b + 6] += 1.0 / 5.0
