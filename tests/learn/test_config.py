@@ -14,7 +14,7 @@ def test_every_shipped_config_loads_and_its_network_fits_its_game(path):
     from boardzero.nn.nets import spec_for_game
 
     config = load_config(path)
-    assert path.stem.startswith(config.game.replace("_poker", "")) or path.parent.name == "compare"
+    assert path.stem.startswith(config.game)
     net = config.network
     spec = spec_for_game(make(config.game, **config.game_options), net.kind, hidden=net.hidden, blocks=net.blocks,
                          channels=net.channels, observation=net.observation)

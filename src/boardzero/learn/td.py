@@ -154,10 +154,10 @@ class TD(ReplayMethod):
 
     def update(self) -> dict[str, float]:
         self.net.train()
-        batch = self.replay.sample(self.config.train.batch_size, self.rng)
+        batch = self.tensors(self.replay.sample(self.config.train.batch_size, self.rng))
         with autocast(self.config.train.precision):
-            predicted = self.net.values(torch.from_numpy(batch["obs"]).to(self.device)).float()
-        target = torch.from_numpy(batch["value"]).to(self.device)
+            predicted = self.net.values(batch["obs"]).float()
+        target = batch["value"]
         loss = F.huber_loss(predicted, target, delta=self.config.td.huber_delta)
         metrics = {"losses/value": loss.item(), "losses/mean_target": float(target[:, 0].mean())}
         self.optimize(loss, metrics)

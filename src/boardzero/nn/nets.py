@@ -42,7 +42,7 @@ class NetworkSpec:
 
     @property
     def observation_key(self) -> str:
-        return self.observation or ("planes" if self.kind == "conv" else "flat")
+        return observation_key(self.kind, self.observation)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -69,7 +69,7 @@ class NetworkSpec:
             raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
         if self.observation and self.kind != "mlp":
             raise ConfigError("network.observation", f"only an mlp reads another observation than its kind's; "
-                                                     f"{self.kind} reads {'planes' if self.kind == 'conv' else 'flat'}")
+                                                     f"{self.kind} reads {observation_key(self.kind)}")
         if self.kind == "xdim" and not self.layout:
             raise ConfigError("network.layout", "xdim needs the name of a game with a board layout")
         expected_dims = 3 if self.kind == "conv" else 1
@@ -82,11 +82,17 @@ class NetworkSpec:
                 raise ConfigError(f"network.{name}", f"expected a positive integer, got {value!r}")
 
 
+def observation_key(kind: str, observation: str = "") -> str:
+    """The observation a network of ``kind`` reads: ``observation`` where an mlp names one, else "planes" for
+    conv and "flat" for the others."""
+    return observation or ("planes" if kind == "conv" else "flat")
+
+
 def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64,
                   observation: str = "") -> NetworkSpec:
     """A network spec that fits ``game``'s observation, actions and players (``observation``: an mlp's input
     other than "flat")."""
-    key = observation or ("planes" if kind == "conv" else "flat")
+    key = observation_key(kind, observation)
     if kind == "xdim" and game.board_layout() is None:
         raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
     if key not in game.observation_spec:

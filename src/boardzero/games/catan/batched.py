@@ -97,14 +97,20 @@ def _fill(s, i, buf, masks, obs, seats, encode_obs, static):
     c = E.legal_actions(s, buf)
     for k in range(c):
         masks[i, buf[k]] = True
-    if encode_obs == 1:
-        O.encode(s, seat, obs[i], static)
-    elif encode_obs == 2:
-        O.encode_rich(s, seat, obs[i], static)
+    _encode(s, seat, obs[i], static, encode_obs)
 
 
 @njit(cache=True)
-def _afterstates(states, rows, out_obs, out_row, out_action, out_over, rich):
+def _encode(s, seat, out, static, encoding):
+    """Write the observation ``encoding`` names (``_ENCODINGS``; 0: none) of ``seat`` into out."""
+    if encoding == 1:
+        O.encode(s, seat, out, static)
+    elif encoding == 2:
+        O.encode_rich(s, seat, out, static)
+
+
+@njit(cache=True)
+def _afterstates(states, rows, out_obs, out_row, out_action, out_over, encoding):
     """The mover's observation after each legal move of the games in ``rows``; returns how many."""
     buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
     after = np.empty(states.shape[1], dtype=states.dtype)
@@ -117,10 +123,7 @@ def _afterstates(states, rows, out_obs, out_row, out_action, out_over, rich):
         for m in range(c):
             after[:] = s
             E.apply_action(after, buf[m])
-            if rich:
-                O.encode_rich(after, seat, out_obs[k], True)
-            else:
-                O.encode(after, seat, out_obs[k], True)
+            _encode(after, seat, out_obs[k], True, encoding)
             out_row[k] = i
             out_action[k] = buf[m]
             out_over[k] = after[E.G_PHASE] == E.PH_OVER
@@ -202,7 +205,7 @@ class BatchedCatan:
         row = np.empty(total, np.int64)
         action = np.empty(total, np.int64)
         terminal = np.empty(total, np.bool_)
-        _afterstates(self.states, rows, obs, row, action, terminal, self.observation_key == "rich")
+        _afterstates(self.states, rows, obs, row, action, terminal, _ENCODINGS[self.observation_key])
         returns = np.zeros((total, self.game.num_players))
         for k in np.flatnonzero(terminal):
             after = self.states[row[k]].copy()

@@ -301,11 +301,10 @@ class CatanState(State):
 
     # ------------------------------------------------------------------ observation and hidden information
     def observe(self, seat: int) -> dict[str, np.ndarray]:
-        flat = np.empty(O.FLAT_SIZE, dtype=np.float32)
+        rich = np.empty(O.RICH_SIZE, dtype=np.float32)  # "rich" starts with "flat": one buffer, "flat" a view
+        flat = rich[:O.FLAT_SIZE]
         planes = np.empty((O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W), dtype=np.float32)
         O.encode_all(self.s, seat, flat, planes)
-        rich = np.empty(O.RICH_SIZE, dtype=np.float32)
-        rich[:O.FLAT_SIZE] = flat
         O.encode_extra(self.s, seat, rich[O.FLAT_SIZE:])
         return {
             "flat": flat,
