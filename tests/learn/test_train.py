@@ -10,8 +10,9 @@ import time
 
 import numpy as np
 import pytest
+import torch
 
-from boardzero.core.errors import CheckpointError
+from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn import Trainer, config_from_dict, train
 from boardzero.learn.replay import ReplayBuffer
@@ -65,6 +66,38 @@ def test_resume_refuses_other_network_or_game(tmp_path):
         Trainer(config_from_dict(tiny(network={"hidden": 32})), run)
     with pytest.raises(CheckpointError, match="is a run of tictactoe"):
         Trainer(config_from_dict(tiny(game="connect4")), run)
+
+
+def test_a_new_run_starts_from_the_weights_it_is_given(tmp_path):
+    first = tmp_path / "first"
+    train(config_from_dict(tiny(train={"steps": 5})), first)
+    trained, meta = load_network(first)
+    second = tmp_path / "second"
+    trainer = Trainer(config_from_dict(tiny()), second, init=first)
+    assert trainer.step == 0
+    for name, tensor in trainer.method.net.state_dict().items():
+        assert torch.equal(tensor, trained.state_dict()[name]), name
+    assert trainer.run(steps=5)["step"] == 5
+    _, second_meta = load_network(second)
+    assert second_meta["initialised_from"]["step"] == 5
+    assert second_meta["initialised_from"]["weights_sha256"] == meta["weights_sha256"]
+    resumed = Trainer(config_from_dict(tiny()), second, init=tmp_path / "nowhere")  # resumes: init not read
+    assert resumed.step == 5 and resumed.initialised_from == second_meta["initialised_from"]
+
+
+def test_a_new_run_refuses_weights_of_another_network_game_or_method(tmp_path):
+    first = tmp_path / "first"
+    train(config_from_dict(tiny(train={"steps": 5})), first)
+    with pytest.raises(CheckpointError, match="differs from the configured network"):
+        Trainer(config_from_dict(tiny(network={"hidden": 32})), tmp_path / "a", init=first)
+    with pytest.raises(CheckpointError, match="not 'connect4'"):
+        Trainer(config_from_dict(tiny(game="connect4")), tmp_path / "b", init=first)
+    with pytest.raises(ConfigError, match="alphazero trainer, not td"):
+        td = {k: v for k, v in tiny(method="td").items() if k not in ("selfplay", "eval")}
+        Trainer(config_from_dict(td), tmp_path / "c", init=first)
+    with pytest.raises(CheckpointError):
+        Trainer(config_from_dict(tiny()), tmp_path / "d", init=tmp_path / "nowhere")
+    assert not list((tmp_path / "a").glob("checkpoints/*.json"))
 
 
 def test_an_error_during_training_keeps_the_steps_learned(tmp_path, monkeypatch):

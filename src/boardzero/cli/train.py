@@ -23,6 +23,9 @@ def train(
                                        "train.minutes)", minimum=0, above=True),
     actors: Optional[int] = checked(None, "--actors", help="Self-play processes (overrides selfplay.actors)",
                                     minimum=1),
+    init: Optional[Path] = typer.Option(None, "--init", help="Start a new run from these weights: a run directory, "
+                                        "a checkpoint .json or a shipped model .json of the same game, method and "
+                                        "network (a fresh optimizer; ignored when the run resumes)."),
     backend: Optional[str] = typer.Option(None, "--backend", help="Where the actors run: local processes or ray "
                                           "(a Ray cluster; overrides selfplay.backend)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster address, e.g. HOST:6379 "
@@ -32,6 +35,7 @@ def train(
     """Train by self-play with the method the config names (alphazero, td or ppo); killing and restarting continues from the last checkpoint.
 
     Example: boardzero train connect4 --config configs/connect4.toml --run runs/c4 --minutes 60
+    From the shipped 2-player Catan model: boardzero train catan --config configs/catan_td_rich_phase2.toml --run runs/more --init src/boardzero/models/catan/model-2p.json
     On a Ray cluster: boardzero train catan --config configs/catan_td.toml --run runs/td --backend ray --actors 63
     """
     from boardzero.learn.runtime import train as run_training
@@ -49,7 +53,7 @@ def train(
     console = Console(width=None if sys.stdout.isatty() else 200)
     with still_running(console, f"training {game} in {run} (Ctrl-C stops it with a checkpoint)"):
         summary = run_training(cfg, run, steps=steps, minutes=minutes, config_text=config.read_text(),
-                               console=console)
+                               console=console, init=init)
     evaluation = summary["latest_eval"]
     typer.echo(f"run {run}: step {summary['step']}, {summary['games']} games, {summary['samples']} samples "
                f"in {summary['seconds']:.0f} s" + (f"; latest evaluation {evaluation}" if evaluation else ""))

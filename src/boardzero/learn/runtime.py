@@ -40,7 +40,7 @@ from boardzero.learn.metrics import MetricsLog
 from boardzero.learn.replay import ReplayBuffer
 from boardzero.learn.rundir import RunDir
 from boardzero.nn.checkpoint import check_game, load_optimizer, optimizer_tensors, read_extra, read_metadata, \
-    save_network, load_state, read_tensors
+    save_network, load_state, read_tensors, resolve_checkpoint
 from boardzero.nn.nets import NetworkSpec, build_network, spec_for_game
 from boardzero.nn.precision import learner_device
 
@@ -200,7 +200,7 @@ class Trainer:
     """Runs a method: collect, update, publish, evaluate, log, checkpoint; resumes a run."""
 
     def __init__(self, config: Config, run_dir: str | Path, *, config_text: str | None = None,
-                 console: Console | None = None):
+                 console: Console | None = None, init: str | Path | None = None):
         torch.set_num_threads(1)
         self.config = config
         self.console = console or Console()
@@ -215,27 +215,47 @@ class Trainer:
         self.wall = 0.0  # training seconds of the run so far, over all resumes
         self.latest_eval: dict[str, float] = {}
         self.totals = Tally()  # games and samples of the run so far, over all resumes
+        self.initialised_from: dict[str, Any] | None = None  # the checkpoint a new run took its weights from
         self._resume()
+        if init is not None:
+            if self.step or self.rundir.latest_checkpoint() is not None:
+                self.console.log(f"{self.rundir.path} resumes from its own checkpoint; the initial network "
+                                 f"{init} is for starting a run")
+            else:
+                self._initialise(init)
 
     @property
     def step(self) -> int:
         return self.method.step
 
+    def _load_weights(self, source: Path, remedy: str) -> dict[str, Any]:
+        """Check that ``source`` is a checkpoint of this game, method and network, load its weights; its metadata."""
+        meta = read_metadata(source)
+        check_game(meta, self.game, source)
+        if meta.get("trainer", "alphazero") != self.method.name:
+            raise ConfigError("method", f"{source} was made by the {meta.get('trainer')} trainer, not "
+                                        f"{self.method.name}")
+        if NetworkSpec.from_dict(meta.get("network", {})) != self.method.spec:
+            raise CheckpointError(f"{source}: checkpoint network {meta.get('network')} differs from the "
+                                  f"configured network {self.method.spec.to_dict()}; {remedy}")
+        load_state(self.method.net, read_tensors(source.with_name(meta["weights"]), sha256=meta.get("weights_sha256")),
+                   source)
+        return meta
+
+    def _initialise(self, init: str | Path) -> None:
+        """Start a new run from the weights of another run's checkpoint or of a shipped model (a fresh optimizer)."""
+        source = resolve_checkpoint(init)
+        meta = self._load_weights(source, "use a config with the checkpoint's [network] settings")
+        self.initialised_from = {"checkpoint": str(source), "weights_sha256": meta.get("weights_sha256", ""),
+                                 "step": int(meta.get("step", 0))}
+        self.console.log(f"new run {self.rundir.path}: network from {source} (its step {meta.get('step', 0)})")
+
     def _resume(self) -> None:
         latest = self.rundir.latest_checkpoint()
         if latest is None:
             return
-        meta = read_metadata(latest)
-        check_game(meta, self.game, latest)
-        if meta.get("trainer", "alphazero") != self.method.name:
-            raise ConfigError("method", f"{latest} was made by the {meta.get('trainer')} trainer, not "
-                                        f"{self.method.name}")
-        if NetworkSpec.from_dict(meta.get("network", {})) != self.method.spec:
-            raise CheckpointError(f"{latest}: checkpoint network {meta.get('network')} differs from the "
-                                         f"configured network {self.method.spec.to_dict()}; use a new --run directory "
-                                         "or the checkpoint's [network] settings")
-        load_state(self.method.net, read_tensors(latest.with_name(meta["weights"]), sha256=meta.get("weights_sha256")),
-                   latest)
+        meta = self._load_weights(latest, "use a new --run directory or the checkpoint's [network] settings")
+        self.initialised_from = meta.get("initialised_from")
         optimizer = read_extra(latest, meta, "optim")
         if optimizer is not None:
             load_optimizer(self.method.optimizer, optimizer, meta.get("optimizer_param_groups", []), latest)
@@ -258,7 +278,9 @@ class Trainer:
                 "trainer": self.method.name, "config": self.config.to_dict(), "latest_eval": self.latest_eval,
                 "generation": self.generation, "train_seconds": round(self.wall, 2),
                 "selfplay_totals": {"games": self.totals.games, "samples": self.totals.samples,
-                                    "samples_dropped": self.totals.dropped}, **self.method.metadata()}
+                                    "samples_dropped": self.totals.dropped},
+                **({"initialised_from": self.initialised_from} if self.initialised_from else {}),
+                **self.method.metadata()}
 
     def save_checkpoint(self) -> Path:
         self.saved_step = self.step
@@ -454,6 +476,9 @@ def _sigterm_as_interrupt():
 
 
 def train(config: Config, run_dir: str | Path, *, steps: int | None = None, minutes: float | None = None,
-          config_text: str | None = None, console: Console | None = None) -> dict[str, Any]:
-    """Start or resume the run in ``run_dir`` with the method the config names; returns a summary."""
-    return Trainer(config, run_dir, config_text=config_text, console=console).run(steps=steps, minutes=minutes)
+          config_text: str | None = None, console: Console | None = None,
+          init: str | Path | None = None) -> dict[str, Any]:
+    """Start or resume the run in ``run_dir`` with the method the config names; returns a summary. A new run
+    takes its first weights from the checkpoint ``init`` when given."""
+    return Trainer(config, run_dir, config_text=config_text, console=console, init=init).run(steps=steps,
+                                                                                             minutes=minutes)
