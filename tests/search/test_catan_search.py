@@ -109,7 +109,12 @@ def _td_search(game):
     return TDAgent(game, _tiny_net(game, 1), sims=48)
 
 
-SEARCHERS = {"az": (_az, "mcts"), "mcts": (_mcts, "mcts"), "td_sims": (_td_search, "search")}
+def _infoset_search(game):
+    return MCTSAgent(game, sims=24, batch=4, infoset=True)
+
+
+SEARCHERS = {"az": (_az, "mcts"), "mcts": (_mcts, "mcts"), "td_sims": (_td_search, "search"),
+             "infoset_mcts": (_infoset_search, "mcts")}
 
 
 def _search(game, which: str, view: SeatView, seed: int):

@@ -10,7 +10,7 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, UniformEvaluator, uniform_priors
-from boardzero.search.tree import ROOT_INDEX
+from boardzero.search.tree import HIDDEN_OUTCOME, ROOT_INDEX
 from tests.conftest import play_actions
 from tests.search.tiny_games import (
     GAMBLE,
@@ -22,6 +22,7 @@ from tests.search.tiny_games import (
     SAFE,
     CoinGame,
     GuessGame,
+    HiddenDrawGame,
     ShapeShiftGame,
     ThreePlayerTree,
 )
@@ -183,6 +184,42 @@ def test_hidden_information_is_never_read():
     assert np.array_equal(results[0].value, results[1].value)
     # a searcher that knew the card would raise and win; not knowing it, folding (-0.2) beats guessing (-1/3)
     assert results[0].best_action() == 0
+
+
+@pytest.mark.parametrize("selection", ["puct", "uct"])
+def test_an_information_set_tree_keeps_one_node_for_outcomes_the_seat_cannot_see(rng, selection):
+    game = HiddenDrawGame()
+    for information_sets in (False, True):
+        mcts = rollout_mcts(game, 400, selection=selection, information_sets=information_sets, reuse_tree=False)
+        result = mcts.search(SeatView(game.new_state(), 0), rng)
+        tree = result.tree
+        assert result.best_action() == 1 and result.q[1] == pytest.approx(1 / 6, abs=0.1)
+        draw = tree.child(ROOT_INDEX, 1)
+        assert tree.player[draw] == CHANCE
+        children = [tree.child(draw, c) for c in (HIDDEN_OUTCOME, 0, 1, 2)]
+        seen = [c for c in children if c >= 0]
+        if information_sets:
+            assert children[0] >= 0 and len(seen) == 1  # seat 0's one information set after the draw
+            below = children[0]
+            assert tree.node_visits[below] == tree.node_visits[draw]
+            # seat 1's move 2 is legal after one draw in three, move 0 after every draw: availability counts
+            available = tree.edge_available[below]
+            assert available[0] == tree.node_visits[below] - 1  # every pass but the one that expanded it
+            assert 0.2 < available[2] / available[0] < 0.47
+        else:
+            assert children[0] < 0 and len(seen) == 3  # a node per sampled card
+            assert tree.edge_available[: tree.size].sum() == 0
+
+
+def test_a_hidden_draw_walks_to_the_information_set_node():
+    game = HiddenDrawGame()
+    mcts = rollout_mcts(game, 200, information_sets=True)
+    state = game.new_state()
+    mcts.search(SeatView(state, 0), np.random.default_rng(0))
+    stored = mcts._pool[-1].tree
+    assert stored.walk(ROOT_INDEX, [1, None], information_sets=True) == stored.child(
+        stored.child(ROOT_INDEX, 1), HIDDEN_OUTCOME)
+    assert stored.walk(ROOT_INDEX, [1, None]) == -1  # a history tree cannot follow an unknown outcome
 
 
 class DecisionOnlyEvaluator(UniformEvaluator):

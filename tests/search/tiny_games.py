@@ -6,6 +6,9 @@
   outcome ids (5 and 9) are not action ids.
 - ``GuessGame``: a hidden card dealt to seat 1; seat 0 guesses it. The true
   state refuses to reveal its card, so a search that peeks fails loudly.
+- ``HiddenDrawGame``: seat 0 moves, then seat 1 draws a card seat 0 does not
+  see, and the card decides which moves seat 1 has: an information-set tree
+  of seat 0 keeps one node for the three draws.
 """
 
 from __future__ import annotations
@@ -291,4 +294,61 @@ class ShapeShiftState(_TinyState):
         other = self.clone()
         if other.history:
             other.history[0] = int(rng.integers(2))
+        return other
+
+
+class HiddenDrawGame(Game):
+    """Seat 0 plays 0 or 1; seat 1 draws a card c in 0..2 (seen by seat 1 alone) and then has the moves 0..c.
+    Seat 0's move 0 pays 0; its move 1 pays 1 if seat 1 answers 0, else -0.25 (seat 1 gets the negative), so
+    seat 1 answers 1 or 2 whenever its card allows and seat 0's move 1 is worth 1/3 - 2/3 * 0.25 = 1/6."""
+
+    name = "hidden_draw"
+    num_players = 2
+    num_actions = 3
+    observation_spec = {"flat": (8,)}
+    has_chance = True
+    has_hidden_information = True
+
+    def new_state(self, *, seed=None):
+        return HiddenDrawState(self, seed)
+
+    def action_name(self, action):
+        return f"action {action}"
+
+
+class HiddenDrawState(_TinyState):
+    def __init__(self, game, seed=None):
+        self.game, self.seed, self.history = game, seed, []
+
+    @property
+    def current_player(self):
+        return (0, CHANCE, 1, TERMINAL)[min(len(self.history), 3)]
+
+    def legal_mask(self):
+        mask = np.zeros(3, dtype=bool)
+        if len(self.history) == 0:
+            mask[:2] = True
+        elif len(self.history) == 2:
+            mask[: self.history[1] + 1] = True
+        return mask
+
+    def chance_outcomes(self):
+        return [(c, 1 / 3) for c in range(3)] if len(self.history) == 1 else []
+
+    def _apply(self, action):
+        pass
+
+    def returns(self):
+        if len(self.history) < 3:
+            return np.zeros(2)
+        value = self.history[0] * (1.0 if self.history[2] == 0 else -0.25)
+        return np.array([value, -value])
+
+    def public_history(self, seat):
+        return [None if (i == 1 and seat != 1) else a for i, a in enumerate(self.history)]
+
+    def sample_hidden(self, seat, rng):
+        other = self.clone()
+        if seat != 1 and len(other.history) > 1:
+            other.history[1] = int(rng.integers(3))
         return other

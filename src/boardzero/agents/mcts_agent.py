@@ -19,7 +19,8 @@ from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator
 
 class MCTSAgent(Agent):
     def __init__(self, game: Game, *, sims: int = 400, c: float = 1.0, rollouts: int = 1, batch: int = 1,
-                 reuse: bool = True, temperature: float = 0.0, selection: str = "uct", solver: bool = False):
+                 reuse: bool = True, temperature: float = 0.0, selection: str = "uct", solver: bool = False,
+                 infoset: bool = False):
         """UCT search with random rollouts, any number of players (max^n), chance and hidden information.
 
         sims: simulations per move
@@ -31,6 +32,8 @@ class MCTSAgent(Agent):
         selection: uct (default) or puct (uniform priors)
         solver: prove wins and losses from terminal states (off by default, so ``mcts`` stays the plain
             rollout baseline)
+        infoset: one tree node per information set of the seat (hidden chance outcomes share a node; moves
+            explored by how often they were legal): information-set MCTS; off: a node per sampled history
         """
         if sims < 1:
             raise ConfigError("agent mcts.sims", f"must be at least 1, got {sims}")
@@ -47,7 +50,8 @@ class MCTSAgent(Agent):
         self.game = game
         self.temperature = temperature
         config = MCTSConfig(simulations=sims, selection=selection, c_uct=c, c_puct=c, batch_size=batch,
-                            reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0, solver=solver)
+                            reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0, solver=solver,
+                            information_sets=infoset)
         self.mcts = MCTS(game, RolloutEvaluator(game, rollouts=rollouts), config)
         self.last_result = None
 

@@ -14,6 +14,15 @@ One simulation:
 4. back the vector up max^n style: every node adds the whole vector, every
    edge keeps the value of the seat that chose it.
 
+The tree's nodes are histories of the sampled states by default: a chance
+outcome the searching seat cannot see (another seat's development card, a
+steal between two others) gets a child per sampled outcome. With
+``information_sets`` on they are the searching seat's information sets
+(single-observer information-set MCTS): such outcomes share one child, so the
+statistics below it pool every determinization that agrees with what the seat
+would observe, and a move's exploration term counts the simulations in which
+it was legal (availability) instead of the node's visits.
+
 With ``solver`` on (games with no hidden information), exact results climb
 from terminal states: a decision node is proven once one move reaches the best
 return its mover can get (``Game.return_bounds``) or all its moves are proven;
@@ -40,7 +49,9 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.search.evaluator import Evaluator, unchecked_apply
 from boardzero.search.select import select_puct, select_uct
-from boardzero.search.tree import ROOT_INDEX, UNEXPANDED, UNVISITED, Tree
+from boardzero.search.tree import HIDDEN_OUTCOME, ROOT_INDEX, UNEXPANDED, UNVISITED, Tree
+
+_NOT_COUNTED = np.zeros(0)  # selection by the parent's visits (no availability counts)
 
 
 @dataclass
@@ -56,6 +67,10 @@ class MCTSConfig:
     virtual_loss: float = 1.0  # value taken from a pending edge (and visit added) while its leaf waits
     reuse_tree: bool = True  # keep the subtree of the moves played since the last search
     solver: bool = True  # prove wins, losses and draws from terminal states (ignored with hidden information)
+    # one node per information set of the searching seat: chance outcomes it cannot see (another seat's card
+    # draw, a steal between others) share one child, and a move's exploration counts the simulations in which
+    # it was legal (single-observer information-set MCTS); off: a node per history of the sampled states
+    information_sets: bool = False
 
     def __post_init__(self):
         checks = {
@@ -221,7 +236,7 @@ class MCTS:
             k = len(stored.history)
             if k <= best_len or k > len(history) or history[:k] != stored.history:
                 continue
-            node = stored.tree.walk(ROOT_INDEX, history[k:])
+            node = stored.tree.walk(ROOT_INDEX, history[k:], information_sets=self.config.information_sets)
             if node != UNVISITED and stored.tree.player[node] == view.seat:
                 best, best_len, best_node = stored, k, node
         if best is None:
@@ -277,18 +292,20 @@ class MCTS:
             if kind != player:
                 # another determinization disagrees about who moves here: evaluate, do not expand
                 return self._pending(search, nodes, edges, state, rng, expand=False)
-            if player == CHANCE:
-                action = sample_chance(state, rng)
-            else:
-                action = self._select(tree, node, state.legal_mask(), player, rng)
+            key = action = sample_chance(state, rng) if player == CHANCE else self._select(tree, node, state, rng)
+            if player != CHANCE:
                 tree.edge_visits[node, action] += virtual_loss
                 tree.edge_value[node, action] -= virtual_loss
                 edges.append((node, action))
             tree.node_visits[node] += virtual_loss
-            child = tree.child(node, action)
-            if child == UNVISITED:
-                child = tree.add_child(node, action)
             unchecked_apply(state, action)
+            if player == CHANCE and self.config.information_sets:
+                seen = state.last_seen_by()
+                if seen is not None and search.view.seat not in seen:
+                    key = HIDDEN_OUTCOME
+            child = tree.child(node, key)
+            if child == UNVISITED:
+                child = tree.add_child(node, key)
             node = child
             nodes.append(node)
 
@@ -302,15 +319,21 @@ class MCTS:
                 return None
         return _Leaf(search, nodes, edges, state, expand)
 
-    def _select(self, tree: Tree, node: int, legal: np.ndarray, player: int, rng: np.random.Generator) -> int:
-        """The move to follow from decision ``node`` among the moves ``legal`` in this sampled state."""
+    def _select(self, tree: Tree, node: int, state: State, rng: np.random.Generator) -> int:
+        """The move to follow from decision ``node`` among the moves legal in this sampled ``state``."""
+        legal = state.legal_mask()
+        available = _NOT_COUNTED
+        if self.config.information_sets:
+            available = tree.edge_available[node]
+            available[legal] += 1.0
         if self.config.selection == "uct":
             return select_uct(tree.edge_visits[node], tree.edge_value[node], tree.edge_exact[node], legal,
-                              tree.node_visits[node], self.config.c_uct, rng.random())
+                              tree.node_visits[node], self.config.c_uct, rng.random(), available)
         real_visits = tree.node_visits[node]
+        player = state.current_player
         fpu = (tree.node_value[node, player] / real_visits if real_visits > 0 else 0.0) - self.config.fpu_reduction
         return select_puct(tree.edge_visits[node], tree.edge_value[node], tree.edge_exact[node], tree.prior[node],
-                           legal, tree.node_visits[node], fpu, self.config.c_puct)
+                           legal, tree.node_visits[node], fpu, self.config.c_puct, available)
 
     def _propagate_proof(self, tree: Tree, nodes: list, edges: list) -> None:
         """The last node of the path was just proven: prove its ancestors that now follow from it."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 ROOT_INDEX = 0
+HIDDEN_OUTCOME = -1  # the one child of a chance node for every outcome the searching seat cannot see
 UNVISITED = -1  # children[node, action] of an edge never taken
 UNEXPANDED = -3  # player[node] before the node was evaluated (CHANCE=-1, TERMINAL=-2, or a seat)
 # per-node arrays: the links hold node numbers (remapped by subtree), the data rows are copied as they are
 _NODE_LINKS = ("parent", "children")
-_NODE_DATA = ("player", "node_visits", "node_value", "prior", "edge_visits", "edge_value",
+_NODE_DATA = ("player", "node_visits", "node_value", "prior", "edge_visits", "edge_value", "edge_available",
               "legal", "proven", "proven_value", "edge_exact")
 
 
@@ -41,6 +42,8 @@ class Tree:
         self.prior = np.zeros((capacity, actions), dtype=np.float32)  # [N, A]
         self.edge_visits = np.zeros((capacity, actions), dtype=np.float64)  # [N, A]
         self.edge_value = np.zeros((capacity, actions), dtype=np.float64)  # [N, A] sum of the mover's value
+        # [N, A] simulations that found the move legal here (kept by information-set search only)
+        self.edge_available = np.zeros((capacity, actions), dtype=np.float64)
         # exact results (solver): a node's proven value vector, and each edge's proven value for its mover
         self.legal = np.zeros((capacity, actions), dtype=bool)  # [N, A] moves legal at a decision node
         self.proven = np.zeros(capacity, dtype=bool)  # [N]
@@ -83,11 +86,16 @@ class Tree:
         visits = self.node_visits[node]
         return self.node_value[node] / visits if visits > 0 else np.zeros(self.num_players)
 
-    def walk(self, node: int, actions) -> int:
-        """Follow ``actions`` from ``node``; UNVISITED if an id is unknown (None) or was never taken."""
+    def walk(self, node: int, actions, *, information_sets: bool = False) -> int:
+        """Follow ``actions`` from ``node``; UNVISITED if one was never taken, or is unknown (None) where
+        the tree does not keep ``information_sets`` (there an unknown chance outcome is ``HIDDEN_OUTCOME``)."""
         for action in actions:
-            if action is None or node < 0:
+            if node < 0:
                 return UNVISITED
+            if action is None:
+                if not (information_sets and self.player[node] == -1):
+                    return UNVISITED
+                action = HIDDEN_OUTCOME
             node = self.child(node, int(action))
         return node
 
