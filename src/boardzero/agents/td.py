@@ -36,7 +36,7 @@ from boardzero.nn.precision import resolve
 
 class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
-                 c_puct: float = 1.5, infoset: bool = False, precision: str = "auto"):
+                 c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", precision: str = "auto"):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
@@ -48,7 +48,9 @@ class TDAgent(Agent):
             from boardzero.nn.evaluator import ValueEvaluator
             from boardzero.search import MCTS, MCTSConfig
 
-            self.search = MCTS(game, ValueEvaluator(net, precision=self.precision),
+            if observer not in ("mover", "to_move"):
+                raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
+            self.search = MCTS(game, ValueEvaluator(net, precision=self.precision, observer=observer),
                                MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
                                                  information_sets=infoset))
 
@@ -112,7 +114,7 @@ class TDAgent(Agent):
 
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
-       infoset: bool = False) -> Agent:
+       infoset: bool = False, observer: str = "mover") -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -121,8 +123,10 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     sims: > 0 searches by PUCT with uniform priors and the network's values at the leaves, over chance and the other seats' replies, each simulation from a state drawn to fit what the seat knows
     c_puct: exploration constant of that search
     infoset: that search keeps one node per information set of the seat (information-set MCTS)
+    observer: whose view the network reads at a leaf of that search: mover (the seat that moved into it, as
+        in training) or to_move
     """
     from boardzero.agents.az import load_for_play
 
     return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
-                   c_puct=c_puct, infoset=infoset)
+                   c_puct=c_puct, infoset=infoset, observer=observer)

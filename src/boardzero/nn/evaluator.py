@@ -74,21 +74,33 @@ class NetworkEvaluator:
 
 class ValueEvaluator:
     """The search ``Evaluator`` for a value-only network (TD): uniform priors over the legal moves and the
-    network's value vector of each state, observed by its player to move (absolute seat order)."""
+    network's value vector of each state (absolute seat order).
 
-    def __init__(self, net: nn.Module, *, precision: str = "float32"):
+    A TD network learned the positions *after a move*, each seen by the seat that made it, so the search
+    hands over who made the last move into each leaf (``observes_mover``) and the state is observed by that
+    seat, as in training; without it (``observer="to_move"``, or a leaf with no move above it) by the seat
+    to move."""
+
+    def __init__(self, net: nn.Module, *, precision: str = "float32", observer: str = "mover"):
+        if observer not in ("mover", "to_move"):
+            raise ValueError(f"observer must be 'mover' or 'to_move', got {observer!r}")
         self.net = net.eval()
         self.spec = net.spec
         self.key = self.spec.observation_key
         self.precision = resolve(precision)
+        self.observes_mover = observer == "mover"
 
     @torch.no_grad()
-    def evaluate(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, states: Sequence[State], movers: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``movers``: the seat that made the last move into each state (-1: unknown), used as its observer."""
         from boardzero.search.evaluator import uniform_priors
 
         if len(states) == 0:
             return (np.zeros((0, self.spec.num_actions), np.float32), np.zeros((0, self.spec.num_players), np.float32))
         players = np.fromiter((s.current_player for s in states), dtype=np.int64, count=len(states))
+        if movers is not None:
+            movers = np.asarray(movers, dtype=np.int64)
+            players = np.where(movers >= 0, movers, players)
         obs = np.stack([s.observe(int(p))[self.key] for s, p in zip(states, players)]).astype(np.float32, copy=False)
         with autocast(self.precision):
             relative = self.net.values(torch.from_numpy(obs)).float().numpy()

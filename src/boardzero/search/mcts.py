@@ -177,6 +177,8 @@ class MCTS:
         self.evaluator = evaluator
         self.config = config if config is not None else MCTSConfig()
         self._evaluator_uses_rng = bool(getattr(evaluator, "uses_rng", False))
+        # an evaluator of afterstates (TD) observes each leaf as the seat that moved into it
+        self._evaluator_observes_mover = bool(getattr(evaluator, "observes_mover", False))
         self._solving = self.config.solver and not game.has_hidden_information
         self._best_return = game.return_bounds[1] if game.return_bounds is not None else np.inf
         self._pool: list[_StoredTree] = []
@@ -360,6 +362,9 @@ class MCTS:
         states = [leaf.state for leaf in leaves]
         if self._evaluator_uses_rng:
             priors, values = self.evaluator.evaluate(states, rng=rng)
+        elif self._evaluator_observes_mover:
+            movers = [int(leaf.search.tree.player[leaf.edges[-1][0]]) if leaf.edges else -1 for leaf in leaves]
+            priors, values = self.evaluator.evaluate(states, movers)
         else:
             priors, values = self.evaluator.evaluate(states)
         values = np.asarray(values, dtype=np.float64)
