@@ -264,3 +264,30 @@ def test_the_engine_rolls_two_dice():
     assert E.DICE_PROBS[2:13].tolist() == pytest.approx([min(t - 1, 13 - t) / 36 for t in range(2, 13)])
     counts = _draw_counts(state, [o for o, _ in outcomes], 3600, seed=2)
     assert _chi_square(counts, E.DICE_PROBS[2:13]) < CHI2_CRITICAL[10], counts
+
+
+def test_a_td_search_reads_each_leaf_as_the_seat_that_moved_into_it():
+    game, state = _mid_game(2, seed=2)
+    agent = TDAgent(game, _tiny_net(game, 1), sims=96)
+    evaluator = agent.search.evaluator
+    asked = []
+    original = evaluator.evaluate
+
+    def spy(states, movers=None):
+        asked.extend(zip((s.current_player for s in states), movers, (s.clone() for s in states)))
+        return original(states, movers)
+
+    evaluator.evaluate = spy
+    agent.search.search(SeatView(state, state.current_player), np.random.default_rng(0))
+    assert asked[0][1] == -1  # the root: no move above it, read by the seat to move
+    assert all(mover >= 0 for _, mover, _ in asked[1:])
+    crossed = [(to_move, mover, s) for to_move, mover, s in asked[1:] if to_move != mover]
+    assert crossed, "no leaf after another seat's move"
+    to_move, mover, leaf = crossed[0]
+    _, values = original([leaf], [mover])
+    obs = torch.from_numpy(leaf.observe(mover)[evaluator.key][None].astype(np.float32))
+    with torch.no_grad():
+        relative = evaluator.net.values(obs).float().numpy()[0]
+    assert np.allclose(values[0], np.roll(relative, mover), atol=1e-2)  # the mover's view, in absolute order
+    _, as_to_move = original([leaf], [-1])
+    assert not np.allclose(values[0], as_to_move[0])
