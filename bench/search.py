@@ -82,9 +82,9 @@ class _TimedEvaluator:
     def __init__(self, inner):
         self.inner, self.cpu = inner, 0.0
 
-    def evaluate(self, states):
+    def evaluate(self, states, *args):
         began = time.process_time()
-        out = self.inner.evaluate(states)
+        out = self.inner.evaluate(states, *args)
         self.cpu += time.process_time() - began
         return out
 
@@ -92,23 +92,36 @@ class _TimedEvaluator:
         return getattr(self.inner, name)
 
 
-def bench_catan_network_search(players, games, sims, precision):
-    """Batched PUCT over ``games`` Catan positions (hidden cards resampled per simulation) with an untrained
-    residual MLP 256 x 4 at the leaves, one thread."""
+def bench_catan_network_search(players, games, sims, precision, *, shipped=False, information_sets=False):
+    """Batched PUCT over ``games`` Catan positions (hidden cards resampled per simulation), one thread, with
+    an untrained residual MLP 256 x 4 over the flat observation at the leaves, or with ``shipped``: the
+    shipped TD model for that player count (the same size over the rich observation), as ``best`` searches
+    with ``sims``."""
     import torch
 
     from boardzero.nn import NetworkEvaluator, build_network, spec_for_game
 
     torch.set_num_threads(1)
     game = make("catan", players=players)
-    net = build_network(spec_for_game(game, "mlp", hidden=256, blocks=4))
-    evaluator = _TimedEvaluator(NetworkEvaluator(net, precision=precision))
-    mcts = MCTS(game, evaluator, MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False))
+    if shipped:
+        from boardzero.agents.best import MODELS_DIR
+        from boardzero.nn.checkpoint import load_network
+        from boardzero.nn.evaluator import ValueEvaluator
+
+        net, _ = load_network(MODELS_DIR / "catan" / f"model-{players}p.json", game=game)
+        inner = ValueEvaluator(net, precision=precision)
+    else:
+        inner = NetworkEvaluator(build_network(spec_for_game(game, "mlp", hidden=256, blocks=4)), precision=precision)
+    evaluator = _TimedEvaluator(inner)
+    mcts = MCTS(game, evaluator, MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False,
+                                            information_sets=information_sets))
     views = [SeatView(s, s.current_player) for s in catan_positions(game, games, np.random.default_rng(2))]
     mcts.search_many(views[:2], np.random.default_rng(0))  # compile and warm up
     evaluator.cpu = 0.0
     wall, cpu = timed(lambda: mcts.search_many(views, np.random.default_rng(0), add_noise=True))
     return {"players": players, "games": games, "sims": sims, "precision": precision,
+            "network": "shipped TD model (rich)" if shipped else "untrained MLP (flat)",
+            "tree": "information sets" if information_sets else "histories",
             "sims_per_cpu_s": games * sims / cpu, "network_share": evaluator.cpu / cpu,
             "tree_and_engine_share": 1 - evaluator.cpu / cpu}
 
@@ -126,7 +139,9 @@ def main():
         "batched_puct_connect4": bench_batched_puct(game, positions[:16], 200),
         "connect4_solver_move_values_by_ply": bench_solver(game, rng, (10, 14, 18, 24), 5),
         "catan_network_search": [bench_catan_network_search(2, 16, 64, precision)
-                                 for precision in ("float32", "auto")],
+                                 for precision in ("float32", "auto")]
+        + [bench_catan_network_search(2, 16, 64, "auto", shipped=True, information_sets=infoset)
+           for infoset in (False, True)],
     }
     if args.json:
         print(json.dumps(result))
@@ -141,7 +156,8 @@ def main():
         print(f"connect4 solver, all 7 move values at ply {ply}: mean {s['cpu_s_mean']:.3f} s, "
               f"max {s['cpu_s_max']:.3f} s CPU ({s['positions']} random positions)")
     for c in result["catan_network_search"]:
-        print(f"catan {c['players']}p PUCT with a 256x4 MLP ({c['precision']}), {c['games']} games x {c['sims']} sims: "
+        print(f"catan {c['players']}p PUCT, {c['network']} 256x4 ({c['precision']}), tree of {c['tree']}, "
+              f"{c['games']} games x {c['sims']} sims: "
               f"{c['sims_per_cpu_s']:.0f} sims per CPU second; network {100 * c['network_share']:.0f} %, "
               f"tree and engine {100 * c['tree_and_engine_share']:.0f} %")
 

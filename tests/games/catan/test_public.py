@@ -129,3 +129,25 @@ def test_conformance_catches_a_public_view_that_leaks_a_hand(monkeypatch):
     monkeypatch.setattr(CatanState, "public_view", leaky)
     with pytest.raises(ConformanceError, match="public_view leaks hidden cards"):
         check_game(Catan(CatanOptions(players=3)), num_games=3, deep_every=1)
+
+
+def test_a_sampled_state_knows_who_saw_each_new_entry():
+    game = Catan(CatanOptions(players=3))
+    rng = np.random.default_rng(5)
+    state = game.new_state(seed=5)
+    checked = hidden = 0
+    for _ in range(4000):
+        if state.is_terminal():
+            break
+        seat = int(rng.integers(3))
+        sampled = state.sample_hidden(seat, rng)  # its earlier history is rewritten only when read
+        player = sampled.current_player
+        sampled.apply(sample_chance(sampled, rng) if player == CHANCE else int(rng.choice(sampled.legal_actions())))
+        fast = sampled.last_seen_by()
+        derived = tuple(s for s in range(3) if sampled.public_history(s)[-1] is not None)
+        assert fast == (None if len(derived) == 3 else derived)
+        checked += 1
+        hidden += fast is not None
+        player = state.current_player
+        state.apply(sample_chance(state, rng) if player == CHANCE else int(rng.choice(state.legal_actions())))
+    assert checked > 500 and hidden > 0

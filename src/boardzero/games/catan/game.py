@@ -331,7 +331,8 @@ class CatanState(State):
         return counts[2:]
 
     def last_seen_by(self) -> tuple[int, ...] | None:
-        if self._lazy is not None or self._tail is None:
+        # who saw an entry never changes when a sampled state rewrites its history (only hidden ids do)
+        if self._tail is None:
             return super().last_seen_by()
         knowers = self._tail[2]
         if knowers is None or len(set(knowers)) == self.game.num_players:
