@@ -31,12 +31,45 @@ from boardzero.core.api import Game
 from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
+from boardzero.nn.evaluator import ValueEvaluator
 from boardzero.nn.precision import resolve
+
+
+class ValuePriorEvaluator(ValueEvaluator):
+    """A TD network as a search evaluator that also gives priors: at each new decision node, the softmax
+    (``temperature``) of the mover's values of the positions after each of its legal moves, all nodes of
+    one call valued in one network call."""
+
+    def __init__(self, net: nn.Module, *, temperature: float, precision: str = "float32", observer: str = "mover"):
+        super().__init__(net, precision=precision, observer=observer)
+        self.temperature = temperature
+
+    def evaluate(self, states, movers=None):
+        from boardzero.learn.td import afterstate_values
+
+        priors, values = super().evaluate(states, movers)
+        parts = [afterstates_of(state, state.current_player, self.key, row=i)
+                 for i, state in enumerate(states) if state.current_player >= 0]
+        parts = [part for part in parts if len(part.action) > 1]
+        if not parts:
+            return priors, values
+        after = Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
+                              for name in ("obs", "row", "action", "terminal", "returns")))
+        movers_of_rows = np.array([states[i].current_player for i in after.row])
+        mine = afterstate_values(self.net, after, movers_of_rows, self.precision)[:, 0]
+        for part in parts:
+            i = int(part.row[0])
+            scores = mine[after.row == i]
+            weights = np.exp((scores - scores.max()) / self.temperature)
+            priors[i] = 0.0
+            priors[i, part.action] = weights / weights.sum()
+        return priors, values
 
 
 class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
-                 c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", precision: str = "auto"):
+                 c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
+                 precision: str = "auto"):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
@@ -45,12 +78,15 @@ class TDAgent(Agent):
         self.key = net.spec.observation_key
         self.search = None
         if sims:
-            from boardzero.nn.evaluator import ValueEvaluator
             from boardzero.search import MCTS, MCTSConfig
 
             if observer not in ("mover", "to_move"):
                 raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
-            self.search = MCTS(game, ValueEvaluator(net, precision=self.precision, observer=observer),
+            if prior < 0:
+                raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
+            evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer)
+                         if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
+            self.search = MCTS(game, evaluator,
                                MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
                                                  information_sets=infoset))
 
@@ -114,7 +150,7 @@ class TDAgent(Agent):
 
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
-       infoset: bool = False, observer: str = "mover") -> Agent:
+       infoset: bool = False, observer: str = "mover", prior: float = 0.0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -125,8 +161,10 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     infoset: that search keeps one node per information set of the seat (information-set MCTS)
     observer: whose view the network reads at a leaf of that search: mover (the seat that moved into it, as
         in training) or to_move
+    prior: > 0: that search's priors are the softmax of the network's values after each move at this
+        temperature (e.g. 0.02); 0: uniform
     """
     from boardzero.agents.az import load_for_play
 
     return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
-                   c_puct=c_puct, infoset=infoset, observer=observer)
+                   c_puct=c_puct, infoset=infoset, observer=observer, prior=prior)

@@ -1,0 +1,53 @@
+"""The TD agent's search settings: value priors, the leaf observer, bad options."""
+
+import numpy as np
+import pytest
+import torch
+
+from boardzero.agents.td import TDAgent, ValuePriorEvaluator
+from boardzero.core.api import CHANCE, sample_chance
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+from boardzero.nn import build_network, spec_for_game
+
+
+def _net(game):
+    torch.manual_seed(0)
+    return build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))
+
+
+def _decisions(game, count, seed):
+    rng = np.random.default_rng(seed)
+    state, found = game.new_state(seed=seed), []
+    while len(found) < count:
+        player = state.current_player
+        if player >= 0 and len(state.legal_actions()) > 2:
+            found.append(state.clone())
+        state.apply(sample_chance(state, rng) if player == CHANCE else int(rng.choice(state.legal_actions())))
+    return found
+
+
+def test_value_priors_are_a_softmax_of_the_depth_one_values():
+    game = make("catan", players=2)
+    net = _net(game)
+    agent = TDAgent(game, net, precision="float32")
+    evaluator = ValuePriorEvaluator(net, temperature=0.05, precision="float32")
+    states = _decisions(game, 6, seed=3)
+    priors, values = evaluator.evaluate(states)
+    assert values.shape == (6, 2)
+    for state, prior in zip(states, priors):
+        legal = state.legal_mask()
+        assert prior.sum() == pytest.approx(1.0, abs=1e-5) and not prior[~legal].any() and (prior[legal] > 0).all()
+        actions, best, _ = agent.plan(SeatView(state, state.current_player), np.random.default_rng(0))
+        assert np.argmax(prior) == actions[np.argmax(best)]  # the move depth 1 plays gets the largest prior
+        expected = np.exp((best - best.max()) / 0.05)
+        assert np.allclose(prior[actions], expected / expected.sum(), atol=1e-4)
+
+
+@pytest.mark.parametrize("options, field", [({"prior": -1.0}, "td.prior"), ({"observer": "me"}, "td.observer"),
+                                            ({"sims": -1}, "td.sims")])
+def test_bad_search_settings_name_the_field(options, field):
+    game = make("catan", players=2)
+    with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
+        TDAgent(game, _net(game), sims=options.pop("sims", 8), **options)
