@@ -384,3 +384,30 @@ def test_batched_observations_of_each_key_match_the_single_game_encoder(key):
             assert np.array_equal(state.observe(int(seats[i]))[key], after.obs[first])
     with pytest.raises(Exception, match="'planes'"):
         BatchedCatan(game, batch_size=2, observation_key="planes")
+
+
+@pytest.mark.parametrize("players", [3, 4])  # random games that end with a win (2 players: by the turn limit)
+def test_a_states_compiled_afterstates_are_the_generic_ones(players, monkeypatch):
+    from boardzero.core.api import CHANCE, sample_chance
+    from boardzero.core.batched import afterstates_of
+    from boardzero.games.catan.game import CatanState
+
+    game = make("catan", players=players)
+    rng = np.random.default_rng(players)
+    state, compared, ends = game.new_state(seed=players), 0, 0
+    while not state.is_terminal():
+        player = state.current_player
+        if player >= 0:
+            for key in ("flat", "rich"):
+                fast = afterstates_of(state, player, key, row=5)
+                with monkeypatch.context() as patch:
+                    patch.setattr(CatanState, "afterstates", lambda *args: None)
+                    generic = afterstates_of(state, player, key, row=5)
+                for field in ("obs", "row", "action", "terminal", "returns"):
+                    assert np.array_equal(getattr(fast, field), getattr(generic, field)), (field, key)
+                ends += int(fast.terminal.any())
+            compared += 1
+        state.apply(sample_chance(state, rng) if player == CHANCE else int(rng.choice(state.legal_actions())))
+    assert compared > 300 and ends > 0  # ends: the winning move's returns were compared too
+    assert state.afterstates((state.current_player + 1) % players, "rich") is None  # not the seat to move
+    assert game.new_state(seed=0).afterstates(0, "planes") is None

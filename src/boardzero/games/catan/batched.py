@@ -214,6 +214,35 @@ class BatchedCatan:
         return Afterstates(obs=obs, row=row, action=action, terminal=terminal, returns=returns)
 
     def final_returns(self, row: np.ndarray) -> np.ndarray:
-        from boardzero.games.catan.game import CatanState
+        return final_returns(self.game, row)
 
-        return CatanState(self.game, row.copy(), None).returns()
+
+def final_returns(game, row: np.ndarray) -> np.ndarray:
+    """The returns of a finished game's state array."""
+    from boardzero.games.catan.game import CatanState
+
+    return CatanState(game, row.copy(), None).returns()
+
+
+def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0) -> Afterstates | None:
+    """``afterstates_of`` for one state array, compiled: the mover's view after each legal move (None for an
+    observation the compiled encoder does not write)."""
+    encoding = _ENCODINGS.get(observation_key, 0)
+    if not encoding:
+        return None
+    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    total = E.legal_actions(s, buf)
+    width = O.RICH_SIZE if observation_key == "rich" else O.FLAT_SIZE
+    obs = np.empty((total, width), np.float32)
+    rows = np.empty(total, np.int64)
+    action = np.empty(total, np.int64)
+    terminal = np.empty(total, np.bool_)
+    _afterstates(s[None], np.zeros(1, np.int64), obs, rows, action, terminal, encoding)
+    returns = np.zeros((total, game.num_players))
+    for k in np.flatnonzero(terminal):
+        after = s.copy()
+        E.apply_action(after, action[k])
+        returns[k] = final_returns(game, after)
+    return Afterstates(obs=obs, row=np.full(total, row, np.int64), action=action, terminal=terminal,
+                       returns=returns)
+

@@ -300,6 +300,15 @@ class CatanState(State):
         return explain.illegal_reason(self, int(action))
 
     # ------------------------------------------------------------------ observation and hidden information
+    def afterstates(self, seat: int, observation_key: str, row: int = 0):
+        """``core.batched.afterstates_of`` compiled, for the seat to move and the flat or rich observation;
+        None otherwise (the generic path)."""
+        if seat < 0 or seat != self.current_player:
+            return None
+        from boardzero.games.catan.batched import afterstates_of_array
+
+        return afterstates_of_array(self.game, self.s, observation_key, row)
+
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         rich = np.empty(O.RICH_SIZE, dtype=np.float32)  # "rich" starts with "flat": one buffer, "flat" a view
         flat = rich[:O.FLAT_SIZE]
