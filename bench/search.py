@@ -92,11 +92,29 @@ class _TimedEvaluator:
         return getattr(self.inner, name)
 
 
-def bench_catan_network_search(players, games, sims, precision, *, shipped=False, information_sets=False):
+class _NetworkClock:
+    """CPU time inside a network's parts (trunk and heads: every forward pass, whichever entry point)."""
+
+    def __init__(self, net):
+        self.cpu, self._began = 0.0, 0.0
+        for part in net.children():
+            part.register_forward_pre_hook(self._start)
+            part.register_forward_hook(self._stop)
+
+    def _start(self, *_):
+        self._began = time.process_time()
+
+    def _stop(self, *_):
+        self.cpu += time.process_time() - self._began
+
+
+def bench_catan_network_search(players, games, sims, precision, *, shipped=False, prior=0.0, information_sets=False):
     """Batched PUCT over ``games`` Catan positions (hidden cards resampled per simulation), one thread, with
-    an untrained residual MLP 256 x 4 over the flat observation at the leaves, or with ``shipped``: the
-    shipped TD model for that player count (the same size over the rich observation), as ``best`` searches
-    with ``sims``."""
+    an untrained residual MLP 256 x 4 over the flat observation at the leaves (network priors), or with
+    ``shipped``: the shipped TD model for that player count (the same size over the rich observation) as
+    ``best`` searches with it (``prior`` > 0: priors from its values after each move, else uniform).
+    Splits the CPU time into the network's forward passes, the rest of the evaluator (observations,
+    afterstates) and the tree plus the engine."""
     import torch
 
     from boardzero.nn import NetworkEvaluator, build_network, spec_for_game
@@ -105,25 +123,29 @@ def bench_catan_network_search(players, games, sims, precision, *, shipped=False
     game = make("catan", players=players)
     if shipped:
         from boardzero.agents.best import MODELS_DIR
+        from boardzero.agents.td import ValuePriorEvaluator
         from boardzero.nn.checkpoint import load_network
         from boardzero.nn.evaluator import ValueEvaluator
 
         net, _ = load_network(MODELS_DIR / "catan" / f"model-{players}p.json", game=game)
-        inner = ValueEvaluator(net, precision=precision)
+        inner = (ValuePriorEvaluator(net, temperature=prior, precision=precision) if prior > 0
+                 else ValueEvaluator(net, precision=precision))
     else:
-        inner = NetworkEvaluator(build_network(spec_for_game(game, "mlp", hidden=256, blocks=4)), precision=precision)
-    evaluator = _TimedEvaluator(inner)
+        net = build_network(spec_for_game(game, "mlp", hidden=256, blocks=4))
+        inner = NetworkEvaluator(net, precision=precision)
+    evaluator, clock = _TimedEvaluator(inner), _NetworkClock(net)
     mcts = MCTS(game, evaluator, MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False,
                                             information_sets=information_sets))
     views = [SeatView(s, s.current_player) for s in catan_positions(game, games, np.random.default_rng(2))]
     mcts.search_many(views[:2], np.random.default_rng(0))  # compile and warm up
-    evaluator.cpu = 0.0
+    evaluator.cpu = clock.cpu = 0.0
     wall, cpu = timed(lambda: mcts.search_many(views, np.random.default_rng(0), add_noise=True))
-    return {"players": players, "games": games, "sims": sims, "precision": precision,
-            "network": "shipped TD model (rich)" if shipped else "untrained MLP (flat)",
+    network = "shipped TD model (rich)" + (f", value priors {prior:g}" if prior else ", uniform priors") if shipped \
+        else "untrained MLP (flat)"
+    return {"players": players, "games": games, "sims": sims, "precision": precision, "network": network,
             "tree": "information sets" if information_sets else "histories",
-            "sims_per_cpu_s": games * sims / cpu, "network_share": evaluator.cpu / cpu,
-            "tree_and_engine_share": 1 - evaluator.cpu / cpu}
+            "sims_per_cpu_s": games * sims / cpu, "network_share": clock.cpu / cpu,
+            "evaluator_share": evaluator.cpu / cpu, "tree_and_engine_share": 1 - evaluator.cpu / cpu}
 
 
 def main():
@@ -140,7 +162,7 @@ def main():
         "connect4_solver_move_values_by_ply": bench_solver(game, rng, (10, 14, 18, 24), 5),
         "catan_network_search": [bench_catan_network_search(2, 16, 64, precision)
                                  for precision in ("float32", "auto")]
-        + [bench_catan_network_search(2, 16, 64, "auto", shipped=True, information_sets=infoset)
+        + [bench_catan_network_search(2, 16, 32, "auto", shipped=True, prior=0.02, information_sets=infoset)
            for infoset in (False, True)],
     }
     if args.json:
@@ -158,7 +180,8 @@ def main():
     for c in result["catan_network_search"]:
         print(f"catan {c['players']}p PUCT, {c['network']} 256x4 ({c['precision']}), tree of {c['tree']}, "
               f"{c['games']} games x {c['sims']} sims: "
-              f"{c['sims_per_cpu_s']:.0f} sims per CPU second; network {100 * c['network_share']:.0f} %, "
+              f"{c['sims_per_cpu_s']:.0f} sims per CPU second; network {100 * c['network_share']:.0f} %, the rest "
+              f"of the evaluator {100 * (c['evaluator_share'] - c['network_share']):.0f} %, "
               f"tree and engine {100 * c['tree_and_engine_share']:.0f} %")
 
 
