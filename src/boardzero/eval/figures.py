@@ -2,9 +2,11 @@
 reports of its finished positions (``State.summary()``; Catan: turns, dice rolls, each seat's points in all
 and by source).
 
-Each game is first reduced to its *facts* (``game_facts``: returns, decisions, action kinds, summary), which
-tournaments store with their results and records give back by replay; ``collect`` gathers the facts of many
-games into raw distributions for tables and plots. In a summary, a number is one value per game; a list is
+Each game is first reduced to its *facts* (``game_facts``: returns, decisions, action kinds in all and by
+seat, summary, and the agent in each seat where known), which tournaments store with their results and records
+give back by replay; ``collect`` gathers the facts of many games into raw distributions for tables and plots,
+and, where the agents are known, the same figures for each agent over the seats it held (``AgentFigures``:
+how two agents play differently, e.g. which one builds more). In a summary, a number is one value per game; a list is
 one value per seat, split into the winner's and the others'; a list of dicts is one breakdown per seat, of
 which the winners' is reported. A game's winner is the one seat with the highest return; games where several
 seats share the top return have no winner and are left out of the winner/loser splits.
@@ -23,11 +25,19 @@ from boardzero.eval.match import PlayedGame
 from boardzero.eval.stats import wilson_interval
 
 
-def game_facts(game: Game, played: PlayedGame) -> dict[str, Any]:
-    """What a finished game leaves for the figures (JSON-ready)."""
-    kinds = Counter(game.action_fields(action)["kind"] for player, action in played.moves if player != CHANCE)
-    return {"returns": played.state.returns().tolist(), "decisions": played.decisions,
-            "actions": dict(sorted(kinds.items())), "summary": played.state.summary()}
+def game_facts(game: Game, played: PlayedGame, agents: list[str] | None = None) -> dict[str, Any]:
+    """What a finished game leaves for the figures (JSON-ready); ``agents``: the agent of each seat."""
+    by_seat = [Counter() for _ in range(game.num_players)]
+    for player, action in played.moves:
+        if player != CHANCE:
+            by_seat[player][game.action_fields(action)["kind"]] += 1
+    kinds = sum(by_seat, Counter())
+    facts = {"returns": played.state.returns().tolist(), "decisions": played.decisions,
+             "actions": dict(sorted(kinds.items())), "seat_actions": [dict(sorted(c.items())) for c in by_seat],
+             "summary": played.state.summary()}
+    if agents is not None:
+        facts["agents"] = list(agents)
+    return facts
 
 
 def winner_of(returns: list[float]) -> int | None:
@@ -35,6 +45,36 @@ def winner_of(returns: list[float]) -> int | None:
     values = np.asarray(returns, dtype=np.float64)
     leaders = np.flatnonzero(values == values.max())
     return int(leaders[0]) if len(leaders) == 1 else None
+
+
+@dataclass
+class AgentFigures:
+    """One agent over the seats it held: wins, the actions it chose, and its seat's share of the summary."""
+
+    seats: int = 0  # seats held (a game where it held two seats counts twice)
+    wins: int = 0  # seats that won alone
+    actions: Counter = field(default_factory=Counter)  # action kind -> times this agent chose it
+    numbers: dict[str, list[float]] = field(default_factory=dict)  # per-seat summary (and its parts) -> values
+
+    def add(self, seat: int, won: bool, actions: dict[str, int] | None, summary: dict[str, Any]) -> None:
+        self.seats += 1
+        self.wins += won
+        self.actions.update(actions or {})
+        for key, value in summary.items():
+            if not isinstance(value, list) or len(value) <= seat:
+                continue
+            mine = value[seat]
+            if isinstance(mine, (int, float)):
+                self.numbers.setdefault(key, []).append(float(mine))
+            elif isinstance(mine, dict):
+                for part, amount in mine.items():
+                    self.numbers.setdefault(f"{key}: {part}", []).append(float(amount))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seats": self.seats, "wins": self.wins, "win_rate": self.wins / self.seats,
+                "ci95": list(wilson_interval(self.wins, self.seats)),
+                "actions_per_game": {kind: count / self.seats for kind, count in sorted(self.actions.items())},
+                "means": {key: float(np.mean(values)) for key, values in self.numbers.items()}}
 
 
 @dataclass
@@ -51,6 +91,7 @@ class GameFigures:
     losers: dict[str, list[float]] = field(default_factory=dict)  # per-seat summary -> the other seats' values
     winner_parts: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # breakdown -> part -> winners'
     actions: Counter = field(default_factory=Counter)  # action kind -> times played
+    by_agent: dict[str, AgentFigures] = field(default_factory=dict)  # where the facts name the agents
 
     def add(self, facts: dict[str, Any]) -> None:
         returns = facts["returns"]
@@ -64,6 +105,10 @@ class GameFigures:
         self.actions.update(facts.get("actions", {}))
         for key, value in facts.get("summary", {}).items():
             self._add_summary(key, value, winner)
+        seat_actions = facts.get("seat_actions") or [None] * len(returns)
+        for seat, agent in enumerate(facts.get("agents") or []):
+            self.by_agent.setdefault(agent, AgentFigures()).add(seat, seat == winner, seat_actions[seat],
+                                                                facts.get("summary", {}))
 
     def _add_summary(self, key: str, value: Any, winner: int | None) -> None:
         if isinstance(value, (int, float)):
@@ -101,6 +146,7 @@ class GameFigures:
                              for key, parts in self.winner_parts.items() if parts},
             "actions": {kind: {"total": count, "per_game": count / self.games, "share": count / total_actions}
                         for kind, count in self.actions.most_common()},
+            "by_agent": {agent: figures.to_dict() for agent, figures in self.by_agent.items()},
         }
 
 
@@ -144,4 +190,23 @@ def figures_markdown(figures: GameFigures) -> str:
         lines += [f"| {part} | {mean:.2f} | {100 * mean / total:.1f} % |" for part, mean in parts.items()]
     lines += ["", "| action kind | per game | share |", "|---|---:|---:|"]
     lines += [f"| {kind} | {row['per_game']:.1f} | {100 * row['share']:.1f} % |" for kind, row in data["actions"].items()]
+    if data["by_agent"]:
+        lines += ["", *agents_markdown(data["by_agent"])]
     return "\n".join(lines)
+
+
+def agents_markdown(by_agent: dict[str, dict[str, Any]]) -> list[str]:
+    """One column per agent: its seats and wins, then per seat it held the summary's means and each action kind."""
+    agents = list(by_agent)
+    rows = [["seats held"] + [str(by_agent[a]["seats"]) for a in agents],
+            ["wins alone"] + [f"{100 * by_agent[a]['win_rate']:.1f} % [{100 * by_agent[a]['ci95'][0]:.1f}, "
+                              f"{100 * by_agent[a]['ci95'][1]:.1f}]" for a in agents]]
+    keys = list(dict.fromkeys(key for a in agents for key in by_agent[a]["means"]))
+    rows += [[f"{key}, mean"] + [f"{by_agent[a]['means'][key]:.2f}" if key in by_agent[a]["means"] else ""
+                                 for a in agents] for key in keys]
+    kinds = sorted({kind for a in agents for kind in by_agent[a]["actions_per_game"]})
+    rows += [[f"{kind}, per game"] + [f"{by_agent[a]['actions_per_game'].get(kind, 0.0):.2f}" for a in agents]
+             for kind in kinds]
+    names = [a.replace("|", "\\|") for a in agents]
+    return (["| by agent (per seat held) | " + " | ".join(names) + " |", "|---|" + "---:|" * len(agents)]
+            + ["| " + " | ".join(row) + " |" for row in rows])

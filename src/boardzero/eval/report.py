@@ -152,7 +152,7 @@ def report_records(path: str | Path, out_dir: str | Path | None = None) -> list[
     for record in records:
         key = (record["game"], json.dumps(record.get("options", {}), sort_keys=True))
         game = games.get(key) or games.setdefault(key, record_game(record))
-        figures.add(game_facts(game, replay(record, game)))
+        figures.add(game_facts(game, replay(record, game), record.get("agents")))
     names = ", ".join(sorted({g.name for g in games.values()}))
     figure_paths, figure_lines = _figures_section(figures, out)
     lines = [f"# Games in {path.name} ({names})"] + figure_lines[3:]

@@ -249,7 +249,7 @@ def _play_one(task: tuple[tuple[str, ...], int, int]) -> tuple[TournamentGame, d
     played = play_seeded(game, players, (seed, lineup_seed(lineup), number))
     record = dict(played.state.to_record(), agents=[agents[name].spec for name in seats], names=seats,
                   lineup=list(lineup), game_number=number)
-    return TournamentGame(lineup, number, seats, game_facts(game, played)), record
+    return TournamentGame(lineup, number, seats, game_facts(game, played, seats)), record
 
 
 def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, options: dict | None = None,
