@@ -35,7 +35,7 @@ def test_tournament_records_replay_to_the_played_games_catan_included(tmp_path):
     for record in records:
         played = by_key[(tuple(record["lineup"]), record["game_number"])]
         game = record_game(record)
-        facts = game_facts(game, replay(record, game))
+        facts = game_facts(game, replay(record, game), record["names"])
         assert facts == played.facts  # returns, decisions, action kinds, points by source, dice rolls, turns
         assert record["names"] == played.seats
         summary = facts["summary"]
