@@ -21,6 +21,9 @@ from boardzero.core.api import CHANCE, TERMINAL, Game, State
 class _TinyState(State):
     """Shared plumbing: history, clone by dict copy, flat observation of the public history."""
 
+    def __init__(self, game, seed=None):
+        self.game, self.seed, self.history = game, seed, []
+
     def clone(self):
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
@@ -32,6 +35,20 @@ class _TinyState(State):
         for i, a in enumerate(self.public_history(seat)[:8]):
             flat[i] = -1.0 if a is None else float(a)
         return {"flat": flat}
+
+
+class _TinyGame(Game):
+    """Shared plumbing: two seats unless told, an 8-wide flat observation, states of ``state_class``."""
+
+    num_players = 2
+    observation_spec = {"flat": (8,)}
+    state_class: type[_TinyState]
+
+    def new_state(self, *, seed=None):
+        return self.state_class(self, seed)
+
+    def action_name(self, action):
+        return f"action {action}"
 
 
 # --------------------------------------------------------------------------- max^n
@@ -51,23 +68,7 @@ MAXN_PATH = (1, 0, 0)  # the moves of seats 0, 1, 2 under max^n
 MAXN_ROOT_MOVE = MAXN_PATH[0]
 
 
-class ThreePlayerTree(Game):
-    name = "three_player_tree"
-    num_players = 3
-    num_actions = 3
-    observation_spec = {"flat": (8,)}
-
-    def new_state(self, *, seed=None):
-        return ThreePlayerState(self, seed)
-
-    def action_name(self, action):
-        return f"move {action}"
-
-
 class ThreePlayerState(_TinyState):
-    def __init__(self, game, seed=None):
-        self.game, self.seed, self.history = game, seed, []
-
     @property
     def current_player(self):
         return len(self.history) if len(self.history) < 3 else TERMINAL
@@ -90,35 +91,22 @@ class ThreePlayerState(_TinyState):
         return PAYOFFS[a0, a1, a2].astype(np.float64)
 
 
+class ThreePlayerTree(_TinyGame):
+    name = "three_player_tree"
+    state_class = ThreePlayerState
+    num_players = 3
+    num_actions = 3
+
+    def action_name(self, action):
+        return f"move {action}"
+
+
 # --------------------------------------------------------------------------- chance
 SAFE, GAMBLE = 0, 1
 OUTCOME_GOOD, OUTCOME_BAD = 5, 9
 
 
-class CoinGame(Game):
-    """Seat 0: SAFE pays ``safe``; GAMBLE goes to a chance node: GOOD (prob ``p_good``) pays 1, BAD pays -1."""
-
-    name = "coin_game"
-    num_players = 2
-    num_actions = 2
-    observation_spec = {"flat": (8,)}
-    has_chance = True
-
-    def __init__(self, p_good=0.7, safe=0.3):
-        super().__init__()
-        self.p_good, self.safe = p_good, safe
-
-    def new_state(self, *, seed=None):
-        return CoinState(self, seed)
-
-    def action_name(self, action):
-        return ("safe", "gamble")[action]
-
-
 class CoinState(_TinyState):
-    def __init__(self, game, seed=None):
-        self.game, self.seed, self.history = game, seed, []
-
     @property
     def current_player(self):
         h = self.history
@@ -149,36 +137,30 @@ class CoinState(_TinyState):
         return np.array([value, -value])
 
 
+class CoinGame(_TinyGame):
+    """Seat 0: SAFE pays ``safe``; GAMBLE goes to a chance node: GOOD (prob ``p_good``) pays 1, BAD pays -1."""
+
+    name = "coin_game"
+    state_class = CoinState
+    num_actions = 2
+    has_chance = True
+
+    def __init__(self, p_good=0.7, safe=0.3):
+        super().__init__()
+        self.p_good, self.safe = p_good, safe
+
+    def action_name(self, action):
+        return ("safe", "gamble")[action]
+
+
 # --------------------------------------------------------------------------- hidden information
 class HiddenPeek(AssertionError):
     pass
 
 
-class GuessGame(Game):
-    """A chance deal gives seat 1 a card 0..2 (hidden from seat 0). Seat 0 says 'raise' (1) or 'fold' (0);
-    after a raise seat 0 guesses the card (actions 0..2): +1 if right, -1 if wrong; a fold pays -0.2."""
-
-    name = "guess_game"
-    num_players = 2
-    num_actions = 3
-    observation_spec = {"flat": (8,)}
-    has_chance = True
-    has_hidden_information = True
-
-    def __init__(self):
-        super().__init__()
-        self.sample_calls = 0
-
-    def new_state(self, *, seed=None):
-        return GuessState(self, seed)
-
-    def action_name(self, action):
-        return f"action {action}"
-
-
 class GuessState(_TinyState):
     def __init__(self, game, seed=None):
-        self.game, self.seed, self.history = game, seed, []
+        super().__init__(game, seed)
         self.guarded = False  # True on the true state handed to the searcher: its card must not be read
 
     @property
@@ -237,28 +219,22 @@ class GuessState(_TinyState):
         return other
 
 
-class ShapeShiftGame(Game):
-    """A hidden bit decides what follows seat 0's move: the end (bit 0) or a coin flip, then seat 1 (bit 1).
-    Determinizations disagree about the kind of node below the root."""
+class GuessGame(_TinyGame):
+    """A chance deal gives seat 1 a card 0..2 (hidden from seat 0). Seat 0 says 'raise' (1) or 'fold' (0);
+    after a raise seat 0 guesses the card (actions 0..2): +1 if right, -1 if wrong; a fold pays -0.2."""
 
-    name = "shape_shift"
-    num_players = 2
-    num_actions = 2
-    observation_spec = {"flat": (8,)}
+    name = "guess_game"
+    state_class = GuessState
+    num_actions = 3
     has_chance = True
     has_hidden_information = True
 
-    def new_state(self, *, seed=None):
-        return ShapeShiftState(self, seed)
-
-    def action_name(self, action):
-        return f"action {action}"
+    def __init__(self):
+        super().__init__()
+        self.sample_calls = 0
 
 
 class ShapeShiftState(_TinyState):
-    def __init__(self, game, seed=None):
-        self.game, self.seed, self.history = game, seed, []
-
     @property
     def current_player(self):
         h = self.history
@@ -297,29 +273,18 @@ class ShapeShiftState(_TinyState):
         return other
 
 
-class HiddenDrawGame(Game):
-    """Seat 0 plays 0 or 1; seat 1 draws a card c in 0..2 (seen by seat 1 alone) and then has the moves 0..c.
-    Seat 0's move 0 pays 0; its move 1 pays 1 if seat 1 answers 0, else -0.25 (seat 1 gets the negative), so
-    seat 1 answers 1 or 2 whenever its card allows and seat 0's move 1 is worth 1/3 - 2/3 * 0.25 = 1/6."""
+class ShapeShiftGame(_TinyGame):
+    """A hidden bit decides what follows seat 0's move: the end (bit 0) or a coin flip, then seat 1 (bit 1).
+    Determinizations disagree about the kind of node below the root."""
 
-    name = "hidden_draw"
-    num_players = 2
-    num_actions = 3
-    observation_spec = {"flat": (8,)}
+    name = "shape_shift"
+    state_class = ShapeShiftState
+    num_actions = 2
     has_chance = True
     has_hidden_information = True
 
-    def new_state(self, *, seed=None):
-        return HiddenDrawState(self, seed)
-
-    def action_name(self, action):
-        return f"action {action}"
-
 
 class HiddenDrawState(_TinyState):
-    def __init__(self, game, seed=None):
-        self.game, self.seed, self.history = game, seed, []
-
     @property
     def current_player(self):
         return (0, CHANCE, 1, TERMINAL)[min(len(self.history), 3)]
@@ -352,3 +317,15 @@ class HiddenDrawState(_TinyState):
         if seat != 1 and len(other.history) > 1:
             other.history[1] = int(rng.integers(3))
         return other
+
+
+class HiddenDrawGame(_TinyGame):
+    """Seat 0 plays 0 or 1; seat 1 draws a card c in 0..2 (seen by seat 1 alone) and then has the moves 0..c.
+    Seat 0's move 0 pays 0; its move 1 pays 1 if seat 1 answers 0, else -0.25 (seat 1 gets the negative), so
+    seat 1 answers 1 or 2 whenever its card allows and seat 0's move 1 is worth 1/3 - 2/3 * 0.25 = 1/6."""
+
+    name = "hidden_draw"
+    state_class = HiddenDrawState
+    num_actions = 3
+    has_chance = True
+    has_hidden_information = True
