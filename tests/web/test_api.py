@@ -227,7 +227,7 @@ def test_record_files_are_offered_for_replay(server, tmp_path):
     assert end["ply"] == end["total"] == len(record["actions"]) and end["over"] and end["view"]["over"]
     assert server.client.get("/api/records/2/replay").status_code == 404
     (tmp_path / "bad.jsonl").write_text("{oops\n")
-    with pytest.raises(Exception, match="bad.jsonl:1: not JSON"):
+    with pytest.raises(Exception, match="bad.jsonl line 1 is not JSON"):
         server.restart(records=[tmp_path / "bad.jsonl"])
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from boardzero.core.api import Game, State
 from boardzero.core.errors import ConfigError, IllegalActionError
@@ -39,25 +39,30 @@ class RecordWriter:
         self.close()
 
 
-def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """Every record in a JSON-lines file; a line that is not a JSON object is a ConfigError naming it."""
+def numbered_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) for every record in a JSON-lines file; a line may also hold an object with the
+    record under ``record``. A line that is not a game record is a ConfigError naming the file and line."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise ConfigError("records", f"cannot read {path}: {exc.strerror or exc}") from None
-    records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ConfigError("records", f"{path} line {number} is not JSON ({exc.msg})") from None
+        record = item.get("record", item) if isinstance(item, dict) else None
         if not isinstance(record, dict) or "actions" not in record or "game" not in record:
             raise ConfigError("records", f"{path} line {number} is not a game record (needs 'game' and 'actions')")
-        records.append(record)
-    return records
+        yield number, record
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """Every record in a JSON-lines file (``numbered_records`` without the line numbers)."""
+    return [record for _, record in numbered_records(path)]
 
 
 def record_game(record: dict[str, Any]) -> Game:

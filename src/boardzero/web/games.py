@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 import time
@@ -22,6 +21,7 @@ from boardzero.agents.base import Agent
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import games, make, option_docs
+from boardzero.eval.records import numbered_records
 from boardzero.eval.session import (
     HINT_FALLBACKS,
     HUMAN,
@@ -304,23 +304,7 @@ class GameManager:
 
 
 def load_records(paths: list[Path]) -> list[dict]:
-    """Game records from JSON-lines files: each line a record (``State.to_record()``, optionally with
-    ``seats``) or an object holding one under ``record``."""
-    records = []
-    for path in paths:
-        try:
-            lines = Path(path).read_text().splitlines()
-        except OSError as exc:
-            raise ConfigError("records", f"cannot read {path}: {exc.strerror}") from None
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError("records", f"{path}:{number}: not JSON ({exc.msg})") from None
-            record = item.get("record", item) if isinstance(item, dict) else None
-            if not isinstance(record, dict) or "game" not in record or "actions" not in record:
-                raise ConfigError("records", f"{path}:{number}: expected a game record with 'game' and 'actions'")
-            records.append({**record, "source": f"{Path(path).name}:{number}"})
-    return records
+    """Game records from JSON-lines files (``eval.records.numbered_records``), each with its ``source``:
+    file name and line."""
+    return [{**record, "source": f"{Path(path).name}:{number}"}
+            for path in paths for number, record in numbered_records(path)]
