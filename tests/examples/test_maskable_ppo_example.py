@@ -1,4 +1,4 @@
-"""Tiny-budget smoke test of examples/maskable_ppo_catan.py (needs the rl extra: sb3-contrib)."""
+"""Tiny-budget smoke test of examples/maskable_ppo_catan.py (sb3-contrib: the rl and test extras)."""
 
 from __future__ import annotations
 
