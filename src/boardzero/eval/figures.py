@@ -1,6 +1,6 @@
 """Figures of any set of games: win rate by seat, game lengths, what was played, and whatever the game
 reports of its finished positions (``State.summary()``; Catan: turns, dice rolls, each seat's points in all
-and by source).
+and by source, each seat's production).
 
 Each game is first reduced to its *facts* (``game_facts``: returns, decisions, action kinds in all and by
 seat, summary, and the agent in each seat where known), which tournaments store with their results and records

@@ -151,3 +151,28 @@ def test_a_sampled_state_knows_who_saw_each_new_entry():
         player = state.current_player
         state.apply(sample_chance(state, rng) if player == CHANCE else int(rng.choice(state.legal_actions())))
     assert checked > 500 and hidden > 0
+
+
+def _pips_around(state, node: int, robber: int) -> int:
+    """The pips of the land hexes around ``node``, the robber's left out (from the engine's arrays)."""
+    from boardzero.games.catan.public import PIPS
+    from boardzero.games.catan.topology import NODE_HEXES
+
+    _, numbers = state.board_arrays()
+    return sum(PIPS[int(numbers[h])] for h in NODE_HEXES[node] if h >= 0 and h != robber)
+
+
+def test_production_counts_the_pips_under_each_seats_buildings_a_city_twice_and_not_the_robbers_hex():
+    from boardzero.games.catan.topology import NODE_HEXES
+
+    state = T.scenario(2, seat=0)
+    T.settlement(state, 0, 10)
+    T.settlement(state, 0, 30)
+    T.settlement(state, 1, 20, city=True)
+    robbed = int(next(h for h in NODE_HEXES[30] if h >= 0 and state.board_arrays()[1][h] > 0))
+    T.robber(state, robbed)
+    expected = [_pips_around(state, 10, robbed) + _pips_around(state, 30, robbed),
+                2 * _pips_around(state, 20, robbed)]
+    assert state.summary()["production"] == expected
+    assert _pips_around(state, 30, robbed) < _pips_around(state, 30, -1)  # the robber took something away
+    assert expected[0] > 0 and expected[1] > 0

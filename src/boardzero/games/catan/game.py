@@ -261,12 +261,14 @@ class CatanState(State):
         return self.s[b + E.P_DEV: b + E.P_DEV + 5].astype(np.int64)
 
     def summary(self) -> dict:
-        """Turns played after setup, dice rolls, and each seat's points in all and by source, read from the
-        spectator's public view (victory-point cards count once the game is over and every hand is shown)."""
+        """Turns played after setup, dice rolls, each seat's points in all and by source, and each seat's
+        production (``public.production``: pips under its buildings, a city twice), read from the spectator's
+        public view (victory-point cards count once the game is over and every hand is shown)."""
         view = self.public_view(None)
         return {"turns": view["turn"], "dice_rolls": sum(view["dice_counts"]),
                 "points": [seat.get("points", seat["visible_points"]) for seat in view["seats"]],
-                "points_by_source": [public.points_by_source(seat) for seat in view["seats"]]}
+                "points_by_source": [public.points_by_source(seat) for seat in view["seats"]],
+                "production": public.production(view)}
 
     @property
     def winner(self) -> int:

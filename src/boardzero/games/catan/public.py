@@ -111,6 +111,21 @@ def points_by_source(facts: dict) -> dict[str, int]:
             "longest_road": 2 * facts["longest_road"], "largest_army": 2 * facts["largest_army"]}
 
 
+def production(view: dict) -> list[int]:
+    """Pips under each seat's buildings in a view (``public_view``): a city counts twice, the hex under the
+    robber gives nothing. A seat receives on average its production / 36 cards a roll."""
+    out = [0] * len(view["seats"])
+    nodes = view["nodes"]
+    for hex_ in view["hexes"]:
+        if hex_["robber"]:
+            continue
+        for v in hex_["nodes"]:
+            owner = nodes[v]["owner"]
+            if owner is not None:
+                out[owner] += hex_["pips"] * (2 if nodes[v]["building"] == "city" else 1)
+    return out
+
+
 def public_view(state, seat: int | None) -> dict:
     """What ``seat`` may see of a Catan position (``None``: a spectator), as JSON-ready data."""
     s = state.s
