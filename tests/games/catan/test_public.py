@@ -10,6 +10,8 @@ from boardzero.core.conformance import ConformanceError, check_game
 from boardzero.games.catan import Catan, CatanOptions, CatanState, action_id
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import testing as T
+from boardzero.games.catan.public import PIPS
+from boardzero.games.catan.topology import NODE_HEXES
 
 
 def _swapped_hidden_cards(swap: bool) -> CatanState:
@@ -155,16 +157,11 @@ def test_a_sampled_state_knows_who_saw_each_new_entry():
 
 def _pips_around(state, node: int, robber: int) -> int:
     """The pips of the land hexes around ``node``, the robber's left out (from the engine's arrays)."""
-    from boardzero.games.catan.public import PIPS
-    from boardzero.games.catan.topology import NODE_HEXES
-
     _, numbers = state.board_arrays()
     return sum(PIPS[int(numbers[h])] for h in NODE_HEXES[node] if h >= 0 and h != robber)
 
 
 def test_production_counts_the_pips_under_each_seats_buildings_a_city_twice_and_not_the_robbers_hex():
-    from boardzero.games.catan.topology import NODE_HEXES
-
     state = T.scenario(2, seat=0)
     T.settlement(state, 0, 10)
     T.settlement(state, 0, 30)
