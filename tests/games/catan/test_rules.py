@@ -432,6 +432,18 @@ def test_win_on_own_turn_by_building():
         state.apply(A("end_turn"))
 
 
+def test_win_vp_returns_mix_the_win_with_each_seats_share_of_the_points():
+    state = T.scenario(players=3, vp_to_win=4, returns="win_vp")
+    T.settlement(state, 0, 12)
+    T.settlement(state, 0, 30)
+    T.settlement(state, 0, 40)
+    T.settlement(state, 1, 0)
+    T.give(state, 0, wheat=2, ore=3)
+    state.apply(A("city", node=12))
+    assert state.is_terminal() and state.winner == 0
+    assert list(state.returns()) == [1.0, 0.25 * 1 / 4, 0.0]
+
+
 def test_turn_limit_ends_the_game_and_ranks_by_points():
     state = T.scenario(players=3, turn_limit=3, phase="pre_roll")
     T.settlement(state, 1, 30)

@@ -17,6 +17,10 @@ from boardzero.games.catan import observe as O
 from boardzero.games.catan.board import Board, make_board, parse_board_option
 
 
+RETURNS = ("win", "rank", "vp", "win_vp")
+WIN_VP_POINTS_SHARE = 0.25  # the share of win_vp returns that the final points make up
+
+
 @dataclass
 class CatanOptions:
     players: int = option(4, "number of players, 2 to 4")
@@ -24,8 +28,9 @@ class CatanOptions:
     turn_limit: int | None = option(500, "turns after setup before the game stops and returns rank by points; 0 or none: no limit")
     board: str = option("random", "beginner (the starter map), random (drawn from the game seed) or fixed:<seed>")
     trading: bool = option(False, "player-to-player trading: NOT implemented, must stay false (bank and harbour trades are always on)")
-    returns: Literal["win", "rank", "vp"] = option(
-        "win", "win: +1 winner, 0 others; rank: 1 first .. 0 last by points; vp: points / vp_to_win")
+    returns: Literal["win", "rank", "vp", "win_vp"] = option(
+        "win", "win: +1 winner, 0 others; rank: 1 first .. 0 last by points; vp: points / vp_to_win; "
+               "win_vp: 0.75 x win + 0.25 x points / vp_to_win")
 
     def __post_init__(self):
         if self.players not in (2, 3, 4):
@@ -37,8 +42,8 @@ class CatanOptions:
             raise ConfigError("catan.vp_to_win", f"{self.vp_to_win} is not in 3..30")
         if self.turn_limit is not None and self.turn_limit < 0:
             raise ConfigError("catan.turn_limit", "must be >= 0 (0 or none: no limit)")
-        if self.returns not in ("win", "rank", "vp"):
-            raise ConfigError("catan.returns", f"{self.returns!r} is not allowed; allowed: win, rank, vp")
+        if self.returns not in RETURNS:
+            raise ConfigError("catan.returns", f"{self.returns!r} is not allowed; allowed: {', '.join(RETURNS)}")
         parse_board_option(self.board)
 
 
@@ -227,14 +232,17 @@ class CatanState(State):
         points = np.array([self.victory_points(p) for p in range(n)], dtype=np.float64)
         winner = int(self.s[E.G_WINNER])
         mode = self.game.options.returns
+        share = np.minimum(points / self.game.options.vp_to_win, 1.0)
         if mode == "vp":
-            return np.minimum(points / self.game.options.vp_to_win, 1.0)
-        if mode == "win":
+            return share
+        if mode in ("win", "win_vp"):
             if winner >= 0:
                 out[winner] = 1.0
             else:  # turn limit: the leaders share the win
                 leaders = points == points.max()
                 out[leaders] = 1.0 / leaders.sum()
+            if mode == "win_vp":  # a loser with 8 points ends better off than one with 3
+                out = (1.0 - WIN_VP_POINTS_SHARE) * out + WIN_VP_POINTS_SHARE * share
             return out
         # rank: 1 for first .. 0 for last; ties share the average of their places; a winner ranks first
         key = points.copy()
