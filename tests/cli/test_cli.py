@@ -68,6 +68,10 @@ def test_simulate_defaults_to_random_players():
      "--minutes: must be > 0, got -1"),
     (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--actors", "0"),
      "--actors: must be >= 1, got 0"),
+    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--set", "train.lrr=0.1"),
+     "train.lrr: unknown field; allowed:"),
+    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--set", "lr"),
+     "--set: 'lr' is not of the form section.field=value"),
 ])
 def test_bad_input_is_one_clear_line_and_a_nonzero_exit(args, message):
     proc = run_cli(*args)
@@ -75,6 +79,21 @@ def test_bad_input_is_one_clear_line_and_a_nonzero_exit(args, message):
     assert message in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_train_set_changes_config_fields_and_the_run_records_them(tmp_path):
+    config = tmp_path / "td.toml"
+    config.write_text('method = "td"\ngame = "tictactoe"\n[network]\nhidden = 16\nblocks = 1\n[train]\nlr = 0.001\n')
+    run = tmp_path / "run"
+    proc = run_cli("train", "tictactoe", "-c", str(config), "-r", str(run), "--steps", "2",
+                   "--set", "train.lr=0.0002", "--set", "train.batch_size=8", "--set", "train.min_replay=16",
+                   "--set", "selfplay.games_per_actor=4", "--set", "eval.every=0")
+    assert proc.returncode == 0, proc.stderr
+    recorded = json.loads((run / "config.json").read_text())
+    assert recorded["train"]["lr"] == 0.0002 and recorded["train"]["batch_size"] == 8
+    assert recorded["selfplay"]["games_per_actor"] == 4 and recorded["network"]["hidden"] == 16
+    text = (run / "config.toml").read_text()
+    assert text.startswith(config.read_text()) and "#   --set train.lr=0.0002\n" in text
 
 
 def test_play_takes_moves_from_standard_input_and_answers_bad_input():

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from boardzero.core.errors import ConfigError
-from boardzero.learn.config import config_from_dict, load_config
+from boardzero.learn.config import apply_overrides, config_from_dict, load_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -72,3 +72,31 @@ def test_learner_devices():
     if not torch.cuda.is_available():
         with pytest.raises(ConfigError, match="train.device.*sees none"):
             learner_device("cuda")
+
+
+def test_overrides_change_one_field_each_and_leave_the_file_alone(tmp_path):
+    path = tmp_path / "td.toml"
+    path.write_text('method = "td"\ngame = "catan"\n[game_options]\nplayers = 2\n[train]\nlr = 0.0003\n')
+    config = load_config(path, ["train.lr=0.00003", "game_options.returns=win_vp", "eval.opponents=[\"heuristic\"]",
+                                "td.lam = 0.9", "selfplay.precision=float32"])
+    assert config.train.lr == 0.00003 and config.td.lam == 0.9 and config.selfplay.precision == "float32"
+    assert config.game_options == {"players": 2, "returns": "win_vp"} and config.eval.opponents == ["heuristic"]
+    assert load_config(path).train.lr == 0.0003
+    data = {"train": {"lr": 0.1}}
+    assert apply_overrides(data, ["train.lr=0.2"])["train"]["lr"] == 0.2 and data["train"]["lr"] == 0.1
+
+
+@pytest.mark.parametrize("override,field", [
+    ("train.lrr=0.1", "train.lrr"),
+    ("train.lr=fast", "train.lr"),
+    ("train.lr", "--set"),
+    ("train..lr=1", "--set"),
+    ("a.b.c=1", "--set"),
+    ("method=sarsa", "method"),
+])
+def test_a_bad_override_is_named(tmp_path, override, field):
+    path = tmp_path / "td.toml"
+    path.write_text('method = "td"\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(path, [override])
+    assert info.value.field == field

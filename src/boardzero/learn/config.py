@@ -4,8 +4,9 @@ A config file names its ``method`` (alphazero, td or ppo) and ``game`` (with
 optional ``[game_options]``) at the top level and has one table per section
 below. Every field has a default, so a file only states what it changes; an
 unknown or badly typed field, a value out of range, or a field of another method
-is a ``ConfigError`` naming it. This module is the one place where settings are
-checked.
+is a ``ConfigError`` naming it. ``--set section.field=value`` on the command line
+changes one field of a file before it is checked. This module is the one place
+where settings are checked.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import re
 import tomllib
 import typing
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -278,8 +280,33 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     return Config(method=method, game=game, game_options=dict(options), **sections)
 
 
-def load_config(path: str | Path) -> Config:
-    """Read and validate a TOML config file."""
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """A copy of parsed config ``data`` with each ``section.field=value`` (or ``field=value`` at the top level)
+    set; the value is read as TOML (``0.0003``, ``true``, ``["heuristic"]``), else taken as a plain string."""
+    data = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
+    for override in overrides:
+        key, sep, text = override.partition("=")
+        key = key.strip()
+        parts = key.split(".")
+        if not sep or not all(parts) or len(parts) > 2:
+            raise ConfigError("--set", f"{override!r} is not of the form section.field=value or field=value, "
+                                       "e.g. train.lr=0.0001 or game_options.players=3")
+        try:
+            value = tomllib.loads(f"value = {text.strip()}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = text.strip()
+        if len(parts) == 1:
+            data[key] = value
+            continue
+        table = data.setdefault(parts[0], {})
+        if not isinstance(table, dict):
+            raise ConfigError(parts[0], f"is not a table, so {key} cannot be set")
+        table[parts[1]] = value
+    return data
+
+
+def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
+    """Read and validate a TOML config file, with ``overrides`` (see ``apply_overrides``) applied first."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -289,7 +316,7 @@ def load_config(path: str | Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("config", f"{path} is not valid TOML: {exc}") from None
-    return config_from_dict(data)
+    return config_from_dict(apply_overrides(data, overrides))
 
 
 def field_docs(cls: type) -> list[tuple[str, Any, str]]:
