@@ -8,7 +8,7 @@ from boardzero.core.errors import CheckpointError
 from boardzero.core.registry import make
 from boardzero.learn import config_from_dict, train
 from boardzero.learn.evaluation import score
-from boardzero.learn.td import TDWorker, lambda_returns, segment_argmax
+from boardzero.learn.td import TDWorker, lambda_returns, segment_argmax, softmax_draw
 from boardzero.nn import spec_for_game
 
 TINY = {"method": "td", "game": "tictactoe", "network": {"hidden": 64, "blocks": 1},
@@ -57,6 +57,28 @@ def test_worker_samples_are_seat_relative_targets_of_whole_games():
     assert batch["obs"].shape[1:] == game.observation_spec["flat"]
     last = batch["value"][-1]  # the final position's target is the outcome, seen from its mover
     assert sorted(last.tolist()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def first_moves(td: dict) -> tuple[int, list[bool]]:
+    """How many different first moves 32 tic-tac-toe games made, and which of them stopped the return."""
+    config = config_from_dict({**TINY, "td": td})
+    game = make("tictactoe")
+    worker = TDWorker(0, {"config": config.to_dict(), "network": spec_for_game(game, "mlp", hidden=8, blocks=1)
+                          .to_dict(), "generation": 0})
+    worker.step()
+    firsts = np.stack([g.obs[0] for g in worker.games])
+    return len(np.unique(firsts, axis=0)), [g.explored[0] for g in worker.games]
+
+
+def test_opening_moves_are_drawn_from_the_softmax_of_the_values_and_stop_the_return():
+    distinct, explored = first_moves({"explore": 0.0})
+    assert distinct == 1 and not any(explored)  # one network, greedy: every game opens alike
+    distinct, explored = first_moves({"explore": 0.0, "opening_moves": 1, "opening_temperature": 10.0})
+    assert distinct >= 5 and 0 < sum(explored) < 32  # the greedy move's draws do not stop the return
+    rng = np.random.default_rng(0)
+    draws = [softmax_draw(np.array([0.5, 0.52, 0.1]), 0.02, rng) for _ in range(2000)]
+    share = np.bincount(draws, minlength=3) / 2000  # exp(-1) : 1 : exp(-21)
+    assert abs(share[1] - 1 / (1 + np.exp(-1))) < 0.03 and share[2] == 0
 
 
 def test_a_short_run_learns_tictactoe_against_random(tmp_path):

@@ -149,6 +149,11 @@ class TDConfig:
     explore: float = doc(0.001, "share of moves played uniformly at random; the lambda-return stops at such a move "
                                 "(it bootstraps from the best move's value there)", check="fraction")
     huber_delta: float = doc(1.0, "Huber loss: quadratic below this error, linear above", check="positive")
+    opening_moves: int = doc(0, "a game's first N decisions (all seats', counting only those with a choice) are "
+                                "drawn from the softmax of the mover's values at opening_temperature; the "
+                                "lambda-return stops where the draw is not the best move", check="non_negative")
+    opening_temperature: float = doc(0.02, "temperature of the opening draws (values are win shares, 0..1)",
+                                     check="positive")
 
 
 @dataclasses.dataclass

@@ -3,12 +3,14 @@
 Self-play (``TDWorker``, many games in one batch): at each decision with more
 than one legal move the mover looks at the position after every legal move (as
 it sees it), values them all in one network call and plays the one it values
-most for itself; with probability ``td.explore`` it plays a random move. A
-move that leads to a chance node (a roll, a card draw, a steal) is valued by
-the network at that node, before chance: the network learns the expectation
-over the outcomes, so no outcome is enumerated (11 dice totals would cost 11
-evaluations for every roll), as TD-Gammon valued positions before the dice. A
-move that ends the game is valued by its true returns.
+most for itself; with probability ``td.explore`` it plays a random move, and in
+a game's first ``td.opening_moves`` decisions it draws its move from the softmax
+of those values (``td.opening_temperature``), so openings vary. A move that
+leads to a chance node (a roll, a card draw, a steal) is valued by the network
+at that node, before chance: the network learns the expectation over the
+outcomes, so no outcome is enumerated (11 dice totals would cost 11 evaluations
+for every roll), as TD-Gammon valued positions before the dice. A move that
+ends the game is valued by its true returns.
 
 Targets: the positions x_0 .. x_{T-1} a game went through (after each chosen
 move), with predictions V_t (one value per seat, absolute order) and final
@@ -16,7 +18,8 @@ returns z, get the lambda-returns
 
     G_{T-1} = z,    G_t = gamma ((1 - lambda) V_{t+1} + lambda G_{t+1}),
 
-except that after an exploring move at t+1 the return stops there:
+except that after an exploring move (or an opening draw other than the best move) at
+t+1 the return stops there:
 G_t = gamma times the value of the best move at t+1 (what the mover would have played).
 A discount ``td.gamma`` below 1 makes a win sooner worth more than a win later.
 The learner fits the network to them with a Huber loss, gradient clipping and
@@ -63,6 +66,12 @@ def segment_argmax(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
     first = np.full(len(starts), len(scores))
     np.minimum.at(first, owner[hits], hits)
     return first
+
+
+def softmax_draw(values: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
+    """Index drawn with probability proportional to exp(value / temperature)."""
+    weights = np.exp((values - values.max()) / temperature)
+    return int(rng.choice(len(values), p=weights / weights.sum()))
 
 
 def afterstate_values(net, after, seats: np.ndarray, precision: str = "float32") -> np.ndarray:
@@ -118,9 +127,14 @@ class TDWorker(BatchedWorker):
         greedy = segment_argmax(relative[:, 0], starts)
         chosen = greedy.copy()
         explored = self.rng.random(len(rows)) < self.config.explore
+        sizes = np.diff(np.r_[starts, len(after.row)])
         if explored.any():
-            sizes = np.diff(np.r_[starts, len(after.row)])
             chosen[explored] = starts[explored] + self.rng.integers(0, sizes[explored])
+        opening = np.array([len(self.games[i].obs) < self.config.opening_moves for i in rows], dtype=bool)
+        for j in np.flatnonzero(opening & ~explored):
+            chosen[j] = starts[j] + softmax_draw(relative[starts[j]:starts[j] + sizes[j], 0],
+                                                 self.config.opening_temperature, self.rng)
+        explored |= opening
         absolute = rotate_to_absolute(relative, seats)
         obs = after.obs[chosen]
         for j, i in enumerate(rows):
