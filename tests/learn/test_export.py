@@ -5,7 +5,7 @@ from boardzero.learn.export import export_model
 from boardzero.nn import build_network, load_network, save_network, spec_for_game
 
 
-def test_export_writes_a_shipped_model(tmp_path, monkeypatch):
+def test_export_writes_a_shipped_model_that_names_its_checkpoint_by_run_and_file(tmp_path, monkeypatch):
     import boardzero.agents.best as best_module
 
     game = make("tictactoe")
@@ -16,6 +16,7 @@ def test_export_writes_a_shipped_model(tmp_path, monkeypatch):
     assert path.name == "model.json" and path.with_suffix(".safetensors").is_file()
     _, meta = load_network(path, game=game)
     assert meta["play"]["sims"] == 12 and meta["step"] == 4
+    assert meta["source"] == "run/checkpoints/step_00000004.json"  # no trace of where the run lay
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path / "models")
     assert isinstance(make_agent("best", game), AZAgent) and make_agent("best", game).sims == 12
     assert isinstance(make_agent("best:greedy", game), PolicyAgent)

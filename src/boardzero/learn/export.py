@@ -6,6 +6,9 @@
 copies the run's best (or newest) network with the settings that ``best`` plays
 it with (``--sims`` for AlphaZero models, ``--play KEY=VALUE`` for any, ``fast.``
 keys for ``best:fast``), and the run's step, ratings and config for the record.
+``source`` names the checkpoint by its run folder and file
+(``catan_td/checkpoints/step_00041000.json``), not by where the run lay on the
+machine that exported it.
 """
 
 from __future__ import annotations
@@ -33,10 +36,18 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
     keep = {k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer")
             if k in meta}
     keep["play"] = play
-    keep["source"] = str(source)
+    keep["source"] = source_label(source)
     if notes:
         keep["notes"] = notes
     return save_network(out_dir / name, net, keep)
+
+
+def source_label(checkpoint: Path) -> str:
+    """``<run>/checkpoints/<file>`` for a checkpoint inside a run, else the file's name alone."""
+    checkpoint = Path(checkpoint).resolve()
+    if checkpoint.parent.name == "checkpoints":
+        return Path(*checkpoint.parts[-3:]).as_posix()
+    return checkpoint.name
 
 
 def parse_play(pairs: list[str]) -> dict[str, Any]:
