@@ -1,7 +1,7 @@
 from boardzero.agents.az import AZAgent, PolicyAgent
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
-from boardzero.learn.export import export_model
+from boardzero.learn.export import export_model, parse_play
 from boardzero.nn import build_network, load_network, save_network, spec_for_game
 
 
@@ -20,3 +20,8 @@ def test_export_writes_a_shipped_model_that_names_its_checkpoint_by_run_and_file
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path / "models")
     assert isinstance(make_agent("best", game), AZAgent) and make_agent("best", game).sims == 12
     assert isinstance(make_agent("best:greedy", game), PolicyAgent)
+
+
+def test_play_settings_are_read_as_toml_values_so_flags_stay_booleans():
+    assert parse_play(["sims=32", "prior=0.02", "infoset=true", "fast.depth=1", "observer=mover"]) == {
+        "sims": 32, "prior": 0.02, "infoset": True, "fast": {"depth": 1}, "observer": "mover"}

@@ -285,6 +285,14 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     return Config(method=method, game=game, game_options=dict(options), **sections)
 
 
+def toml_value(text: str) -> Any:
+    """``text`` read as a TOML value (``0.0003``, ``true``, ``["heuristic"]``), else the plain string."""
+    try:
+        return tomllib.loads(f"value = {text.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
 def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
     """A copy of parsed config ``data`` with each ``section.field=value`` (or ``field=value`` at the top level)
     set; the value is read as TOML (``0.0003``, ``true``, ``["heuristic"]``), else taken as a plain string."""
@@ -296,10 +304,7 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
         if not sep or not all(parts) or len(parts) > 2:
             raise ConfigError("--set", f"{override!r} is not of the form section.field=value or field=value, "
                                        "e.g. train.lr=0.0001 or game_options.players=3")
-        try:
-            value = tomllib.loads(f"value = {text.strip()}")["value"]
-        except tomllib.TOMLDecodeError:
-            value = text.strip()
+        value = toml_value(text)
         if len(parts) == 1:
             data[key] = value
             continue

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from boardzero.agents.best import MODELS_DIR
+from boardzero.learn.config import toml_value
 from boardzero.nn.checkpoint import load_network, resolve_checkpoint, save_network
 
 
@@ -51,19 +52,14 @@ def source_label(checkpoint: Path) -> str:
 
 
 def parse_play(pairs: list[str]) -> dict[str, Any]:
-    """``["depth=3", "fast.depth=1"]`` -> ``{"depth": 3, "fast": {"depth": 1}}`` (numbers where they parse)."""
+    """``["depth=3", "fast.depth=1", "infoset=true"]`` -> ``{"depth": 3, "fast": {"depth": 1}, "infoset": True}``
+    (each value read as TOML where it parses, else kept as a string)."""
     play: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise SystemExit(f"--play expects KEY=VALUE, got {pair!r}")
-        try:
-            parsed: Any = int(value)
-        except ValueError:
-            try:
-                parsed = float(value)
-            except ValueError:
-                parsed = value
+        parsed = toml_value(value)
         target = play
         *parents, leaf = key.split(".")
         for parent in parents:
