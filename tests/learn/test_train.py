@@ -16,6 +16,7 @@ from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn import Trainer, config_from_dict, train
 from boardzero.learn.replay import ReplayBuffer
+from boardzero.learn.runtime import StopRequest
 from boardzero.learn.selfplay import SelfPlay
 from boardzero.nn import NetworkEvaluator, build_network, load_network, spec_for_game
 
@@ -241,6 +242,49 @@ every = 0
     assert re.search(r"left (\d+:\d\d:\d\d|\?)", result.stdout), result.stdout  # time left in the log
     meta = json.loads(sorted(checkpoints.glob("step_*.json"))[-1].read_text())
     assert meta["trainer"] == method and meta["step"] == last_step + 3
+
+
+def test_a_stop_signal_only_asks_and_a_second_one_interrupts():
+    before = signal.getsignal(signal.SIGTERM)
+    stop = StopRequest.install()
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert stop.requested == "SIGTERM"  # no exception: the run finishes its step first
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    finally:
+        stop.uninstall()
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_sigterm_stops_the_run_with_a_checkpoint_of_its_last_step(tmp_path):
+    config = tmp_path / "ttt.toml"
+    method_line, _, sections = METHOD_TOML["td"].partition("[")
+    config.write_text(f"""{method_line}
+game = "tictactoe"
+[network]
+hidden = 16
+blocks = 1
+[{sections}
+[eval]
+every = 0
+""".replace("[train]", "[train]\nsteps = 1000000\ncheckpoint_every = 1000000\nlog_every = 5"))
+    run = tmp_path / "run"
+    process = subprocess.Popen([sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config",
+                                str(config), "--run", str(run), "--actors", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    metrics = run / "metrics.jsonl"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and not (metrics.exists() and metrics.read_text().count("\n") >= 2):
+        time.sleep(0.2)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=180)
+    assert process.returncode == 0, err
+    stopped = re.search(r"SIGTERM: stopping at step (\d+)", out)
+    assert stopped, out
+    saved = sorted((run / "checkpoints").glob("step_*.json"))
+    assert [json.loads(path.read_text())["step"] for path in saved] == [int(stopped.group(1))]
+    assert int(stopped.group(1)) >= 10  # two metrics lines: the steps before the signal are all kept
 
 
 def test_evaluation_openings_vary_deterministic_games():

@@ -12,6 +12,7 @@ for samples; an actor stops with the learner); the ``ray`` backend
 from __future__ import annotations
 
 import multiprocessing as mp
+import pickle
 import queue
 import time
 from typing import Any, Protocol
@@ -176,10 +177,8 @@ class LocalActorPool:
         self.stop.set()
         deadline = time.monotonic() + 10.0
         while any(p.is_alive() for p in self.processes) and time.monotonic() < deadline:
-            try:  # drain, so no actor blocks on a full pipe while exiting
-                self.samples.get(timeout=0.1)
-            except queue.Empty:
-                pass
+            if not drain_one(self.samples):
+                break
         for process in self.processes:
             if process.is_alive():
                 process.terminate()
@@ -187,6 +186,19 @@ class LocalActorPool:
         for q in [self.samples, *self.weight_queues]:
             q.cancel_join_thread()
             q.close()
+
+
+def drain_one(samples, timeout: float = 0.1) -> bool:
+    """Read and drop one message from ``samples`` so that no exiting actor blocks on a full pipe. False when the
+    queue cannot be read any more (a message cut off when its writer or reader was stopped mid-way): the rest
+    is left to ``terminate``."""
+    try:
+        samples.get(timeout=timeout)
+    except queue.Empty:
+        pass
+    except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+        return False
+    return True
 
 
 def actor_main(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:

@@ -1,5 +1,5 @@
 """The training runtime every method shares: run directory and resume, checkpoints, actors, metrics,
-periodic evaluation, progress on the terminal, SIGTERM and errors handled without losing learned steps.
+periodic evaluation, progress on the terminal, Ctrl-C, SIGTERM and errors handled without losing learned steps.
 
 A method is one module with a ``Method`` subclass (the learner: networks, optimizer,
 loss, what to do with samples) and a worker (what an actor process plays)::
@@ -306,7 +306,7 @@ class Trainer:
                          f"games, steps {self.step} -> {target}" + (f", for at most {minutes:g} min" if minutes else "")
                          + f"; metrics in {self.rundir.metrics}, TensorBoard: tensorboard --logdir {self.rundir.tensorboard}")
         actors = open_actor_pool(cfg.selfplay, self.method.name, self.method.actor_payload(self.generation))
-        restore_sigterm = _sigterm_as_interrupt()
+        stop = StopRequest.install()
         metrics_log = MetricsLog(self.rundir.metrics, self.rundir.tensorboard)
         published = Publications(cfg.selfplay.max_staleness)
         self._publish(actors, published)
@@ -314,7 +314,7 @@ class Trainer:
         tally, window = Tally(), Tally()  # this invocation; since the last metrics line
         losses: dict[str, float] = {}
         try:
-            while self.step < target and time.monotonic() < deadline:
+            while self.step < target and time.monotonic() < deadline and not stop.requested:
                 for delivery in actors.collect(wait=0.05):
                     self._ingest(delivery, published, tally, window, self.totals)
                 self.wall = wall_at_start + time.monotonic() - started
@@ -334,7 +334,7 @@ class Trainer:
                     self._evaluate(metrics_log)
                 if self.step % cfg.train.checkpoint_every == 0:
                     self.save_checkpoint()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # a second Ctrl-C or SIGTERM: stop at once
             self.console.log("interrupted; saving a checkpoint")
         except Exception:  # e.g. a failing evaluation: keep the steps learned so far, then report the error
             if self.step > 0 and self.saved_step != self.step:
@@ -342,9 +342,11 @@ class Trainer:
                 self.save_checkpoint()
             raise
         finally:
+            stop.uninstall()
             actors.close()
             metrics_log.close()
-            restore_sigterm()
+        if stop.requested:
+            self.console.log(f"{stop.requested}: stopping at step {self.step} with a checkpoint")
         self.wall = wall_at_start + time.monotonic() - started
         if self.step > 0 and self.saved_step != self.step:
             self.save_checkpoint()
@@ -463,16 +465,35 @@ class _Progress:
         return False
 
 
-def _sigterm_as_interrupt():
-    """Let ``kill PID`` (SIGTERM) stop a run like Ctrl-C does: with a final checkpoint. Returns the undo."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
+class StopRequest:
+    """Ctrl-C (SIGINT) and ``kill PID`` (SIGTERM) ask a run to stop after its current step, with a checkpoint.
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
+    The first signal only sets ``requested`` (its name): raised in the middle of reading a batch of samples from
+    the actors, an exception would leave half a message in the pipe and break the final drain. A second signal
+    raises ``KeyboardInterrupt`` at once. Off the main thread, where Python cannot take signals, nothing is
+    installed."""
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+    def __init__(self):
+        self.requested = ""
+        self.previous: dict[int, Any] = {}
+
+    @classmethod
+    def install(cls) -> StopRequest:
+        stop = cls()
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                stop.previous[signum] = signal.signal(signum, stop._handle)
+        return stop
+
+    def _handle(self, signum, frame) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = signal.Signals(signum).name
+
+    def uninstall(self) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.previous = {}
 
 
 def train(config: Config, run_dir: str | Path, *, steps: int | None = None, minutes: float | None = None,
