@@ -209,8 +209,8 @@ admit_games = 2
 }
 
 
-@pytest.mark.parametrize("method", ["alphazero", "td", "ppo"])
-def test_kill_and_resume_continues_from_last_checkpoint(tmp_path, method):
+def _tictactoe_config(tmp_path, method: str, train: str):
+    """A tiny tic-tac-toe config for ``method`` with ``train`` lines added to its [train] table."""
     config = tmp_path / "ttt.toml"
     method_line, _, sections = METHOD_TOML[method].partition("[")
     config.write_text(f"""{method_line}
@@ -221,7 +221,13 @@ blocks = 1
 [{sections}
 [eval]
 every = 0
-""".replace("[train]", "[train]\nsteps = 100000\ncheckpoint_every = 3\nlog_every = 3"))
+""".replace("[train]", f"[train]\n{train}"))
+    return config
+
+
+@pytest.mark.parametrize("method", ["alphazero", "td", "ppo"])
+def test_kill_and_resume_continues_from_last_checkpoint(tmp_path, method):
+    config = _tictactoe_config(tmp_path, method, "steps = 100000\ncheckpoint_every = 3\nlog_every = 3")
     run = tmp_path / "run"
     command = [sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config", str(config),
                "--run", str(run)]
@@ -258,17 +264,7 @@ def test_a_stop_signal_only_asks_and_a_second_one_interrupts():
 
 
 def test_sigterm_stops_the_run_with_a_checkpoint_of_its_last_step(tmp_path):
-    config = tmp_path / "ttt.toml"
-    method_line, _, sections = METHOD_TOML["td"].partition("[")
-    config.write_text(f"""{method_line}
-game = "tictactoe"
-[network]
-hidden = 16
-blocks = 1
-[{sections}
-[eval]
-every = 0
-""".replace("[train]", "[train]\nsteps = 1000000\ncheckpoint_every = 1000000\nlog_every = 5"))
+    config = _tictactoe_config(tmp_path, "td", "steps = 1000000\ncheckpoint_every = 1000000\nlog_every = 5")
     run = tmp_path / "run"
     process = subprocess.Popen([sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config",
                                 str(config), "--run", str(run), "--actors", "2"],
