@@ -81,6 +81,64 @@ def test_opening_moves_are_drawn_from_the_softmax_of_the_values_and_stop_the_ret
     assert abs(share[1] - 1 / (1 + np.exp(-1))) < 0.03 and share[2] == 0
 
 
+def league_worker(td: dict) -> TDWorker:
+    config = config_from_dict({**TINY, "td": {"explore": 0.0, **td}})
+    spec = spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1)
+    return TDWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
+
+
+def weights(seed: int) -> dict[str, np.ndarray]:
+    import torch
+
+    from boardzero.nn.nets import build_network
+
+    torch.manual_seed(seed)
+    net = build_network(spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1))
+    return {k: v.numpy().copy() for k, v in net.state_dict().items()}
+
+
+def test_league_keeps_the_newest_snapshots_every_league_every_steps():
+    worker = league_worker({"league_share": 0.5, "league_every": 20, "league_size": 2})
+    for version in range(0, 100, 10):  # snapshots at 0, 20, 40, 60, 80; the newest two stay
+        worker.load(version, weights(version))
+    assert worker.league_version == 80 and len(worker.league) == 2
+    first = next(worker.league[0].parameters())
+    assert np.allclose(first.detach().numpy(), next(iter(weights(60).values())))  # a copy, not the live network
+    plain = league_worker({})
+    plain.load(0, weights(0))
+    assert plain.league == [] and all(g.rival is None for g in plain.games)
+
+
+def test_a_league_seat_plays_its_past_networks_best_move():
+    """Every game a league game: a seat drawn at random plays the snapshot's greedy move, the other seat the
+    current network's; the return runs through both (nothing explored)."""
+    from boardzero.learn.td import afterstate_values
+
+    worker = league_worker({"league_share": 1.0, "league_every": 1000})
+    worker.load(0, weights(1))  # the snapshot
+    past = worker.league[0]
+    worker.load(1, weights(2))  # the current network, no snapshot
+    assert len(worker.league) == 1
+    worker.games = [worker._new_game() for _ in worker.games]
+    after = worker.env.afterstates(np.array([0]))  # the empty board, the same in every game
+    seats = worker.env.seats[after.row]
+    best = {id(net): after.obs[int(np.argmax(afterstate_values(net, after, seats)[:, 0]))]
+            for net in (past, worker.net)}
+    assert not np.array_equal(*best.values())  # the two networks open differently
+    worker.step()
+    rivals = [g.rival[0] for g in worker.games]
+    assert 0 < rivals.count(0) < len(rivals)  # the seat is drawn per game
+    for game in worker.games:
+        opener = past if game.rival[0] == 0 else worker.net
+        assert np.array_equal(game.obs[0], best[id(opener)]) and game.explored == [False]
+
+
+def test_a_league_run_trains_end_to_end(tmp_path):
+    config = config_from_dict({**TINY, "train": {**TINY["train"], "steps": 30, "min_replay": 64},
+                               "td": {**TINY["td"], "league_share": 0.5, "league_every": 10, "league_size": 2}})
+    assert train(config, tmp_path / "td")["step"] == 30
+
+
 def test_a_short_run_learns_tictactoe_against_random(tmp_path):
     """An untrained TD agent scores 0.54-0.76 against random (it takes wins in one); 300 steps reach 0.84-0.91
     (four runs beside another; 150 steps reached 0.77-0.905 and fell under the bar once in a full suite:

@@ -48,6 +48,10 @@ class Afterstates:
         """Index of each asked row's first entry (rows with no entry are absent)."""
         return np.flatnonzero(np.r_[True, self.row[1:] != self.row[:-1]]) if len(self.row) else np.zeros(0, np.int64)
 
+    def take(self, index: np.ndarray) -> Afterstates:
+        """The entries at ``index``, in that order."""
+        return Afterstates(*(getattr(self, f.name)[index] for f in dataclasses.fields(self)))
+
 
 def check_batch_size(batch_size: int) -> int:
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:

@@ -154,6 +154,13 @@ class TDConfig:
                                 "lambda-return stops where the draw is not the best move", check="non_negative")
     opening_temperature: float = doc(0.02, "temperature of the opening draws (values are win shares, 0..1)",
                                      check="positive")
+    league_share: float = doc(0.0, "share of self-play games in which one seat, drawn at random, is played by a past "
+                                   "network of the run (its greedy move; the lambda-return runs through its moves)",
+                              check="fraction")
+    league_size: int = doc(8, "past networks each actor keeps for league games: the newest snapshots it took",
+                           check="positive")
+    league_every: int = doc(2000, "learner steps between two snapshots an actor adds to its league (the first "
+                                  "weights it receives are the first snapshot)", check="positive")
 
 
 @dataclasses.dataclass

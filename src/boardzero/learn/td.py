@@ -25,6 +25,14 @@ A discount ``td.gamma`` below 1 makes a win sooner worth more than a win later.
 The learner fits the network to them with a Huber loss, gradient clipping and
 AdamW, from a replay buffer of recent samples. The predictions in the targets
 are those made during play (by weights at most one publication old).
+
+League (``td.league_share`` above 0): each actor keeps snapshots of the weights
+it received (one every ``td.league_every`` learner steps, the newest
+``td.league_size``), and in that share of its games one seat, drawn at random,
+is played by one of them, drawn at random: it plays its own best move, valued
+by itself. The positions are recorded and valued by the current network as in
+any game, so the values learn the game against a population of its past selves
+rather than against its newest self alone.
 """
 
 from __future__ import annotations
@@ -88,10 +96,11 @@ def afterstate_values(net, after, seats: np.ndarray, precision: str = "float32")
 class _Game:
     """One running game's record: the chosen positions and what was predicted there."""
 
-    __slots__ = ("obs", "seat", "value", "greedy", "explored")
+    __slots__ = ("obs", "seat", "value", "greedy", "explored", "rival")
 
-    def __init__(self):
+    def __init__(self, rival: tuple[int, Any] | None = None):
         self.obs, self.seat, self.value, self.greedy, self.explored = [], [], [], [], []
+        self.rival = rival  # (seat, network) of a league game: that seat plays a past network
 
 
 class TDWorker(BatchedWorker):
@@ -100,10 +109,28 @@ class TDWorker(BatchedWorker):
     def __init__(self, actor_id: int, payload: dict[str, Any]):
         super().__init__(actor_id, payload)
         self.config = self.run_config.td
+        self.league: list[Any] = []  # past networks, oldest first
+        self.league_version = -1  # learner step of the newest snapshot
         self.games = [_Game() for _ in range(self.env.num_envs)]
 
     def load(self, version: int, weights: dict[str, np.ndarray]) -> None:
         self.load_weights(version, weights)
+        if self.config.league_share > 0 and (not self.league
+                                             or version - self.league_version >= self.config.league_every):
+            self._snapshot(version)
+
+    def _snapshot(self, version: int) -> None:
+        from copy import deepcopy
+
+        self.league.append(deepcopy(self.net).eval())
+        del self.league[:-self.config.league_size]
+        self.league_version = version
+
+    def _new_game(self) -> _Game:
+        if not self.league or self.rng.random() >= self.config.league_share:
+            return _Game()
+        seat = int(self.rng.integers(self.spec.num_players))
+        return _Game((seat, self.league[int(self.rng.integers(len(self.league)))]))
 
     def step(self) -> list[dict[str, np.ndarray]]:
         env = self.env
@@ -115,7 +142,7 @@ class TDWorker(BatchedWorker):
         finished = []
         for i in np.flatnonzero(done):
             finished.append(self._samples(self.games[i], rewards[i]))
-            self.games[i] = _Game()
+            self.games[i] = self._new_game()
             self.games_finished += 1
         return [f for f in finished if f is not None]
 
@@ -135,6 +162,7 @@ class TDWorker(BatchedWorker):
             chosen[j] = starts[j] + softmax_draw(relative[starts[j]:starts[j] + sizes[j], 0],
                                                  self.config.opening_temperature, self.rng)
         explored |= opening
+        self._league_moves(rows, after, chosen, explored)
         absolute = rotate_to_absolute(relative, seats)
         obs = after.obs[chosen]
         for j, i in enumerate(rows):
@@ -145,6 +173,26 @@ class TDWorker(BatchedWorker):
             game.greedy.append(absolute[greedy[j]])
             game.explored.append(bool(explored[j]) and chosen[j] != greedy[j])
         return after.action[chosen]
+
+    def _league_moves(self, rows: np.ndarray, after, chosen: np.ndarray, explored: np.ndarray) -> None:
+        """Where a past network holds the mover's seat, ``chosen`` becomes its own best move, not explored."""
+        by_rival: dict[int, list[int]] = {}
+        for j, i in enumerate(rows):
+            rival = self.games[i].rival
+            if rival is not None and rival[0] == self.env.seats[i]:
+                by_rival.setdefault(id(rival[1]), []).append(j)
+        if not by_rival:
+            return
+        starts = after.starts
+        ends = np.r_[starts[1:], len(after.row)]
+        for js in by_rival.values():
+            js = np.asarray(js)
+            index = np.concatenate([np.arange(starts[j], ends[j]) for j in js])
+            part = after.take(index)
+            net = self.games[rows[js[0]]].rival[1]
+            mine = afterstate_values(net, part, self.env.seats[part.row], self.precision)[:, 0]
+            chosen[js] = index[segment_argmax(mine, part.starts)]
+            explored[js] = False
 
     def _samples(self, game: _Game, returns: np.ndarray) -> dict[str, np.ndarray] | None:
         if not game.obs:
