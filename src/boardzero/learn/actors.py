@@ -142,6 +142,7 @@ class LocalActorPool:
                           for i, q in enumerate(self.weight_queues)]
         for process in self.processes:
             process.start()
+        self.cut = False  # a read of the samples queue was interrupted: what is left in its pipe is not whole
 
     @classmethod
     def from_config(cls, selfplay, method: str, payload: dict[str, Any]) -> LocalActorPool:
@@ -162,6 +163,9 @@ class LocalActorPool:
                     item = self.samples.get_nowait()
             except queue.Empty:
                 break
+            except BaseException:  # e.g. a second Ctrl-C in the middle of a message
+                self.cut = True
+                raise
             _, version, games, batch = item
             received.append((version, games, batch))
         if not received:
@@ -176,7 +180,7 @@ class LocalActorPool:
     def close(self) -> None:
         self.stop.set()
         deadline = time.monotonic() + 10.0
-        while any(p.is_alive() for p in self.processes) and time.monotonic() < deadline:
+        while not self.cut and any(p.is_alive() for p in self.processes) and time.monotonic() < deadline:
             if not drain_one(self.samples):
                 break
         for process in self.processes:
