@@ -176,20 +176,19 @@ class TDWorker(BatchedWorker):
 
     def _league_moves(self, rows: np.ndarray, after, chosen: np.ndarray, explored: np.ndarray) -> None:
         """Where a past network holds the mover's seat, ``chosen`` becomes its own best move, not explored."""
-        by_rival: dict[int, list[int]] = {}
+        by_rival: dict[int, tuple[Any, list[int]]] = {}  # id of a past network: it, and the rows it moves in
         for j, i in enumerate(rows):
             rival = self.games[i].rival
             if rival is not None and rival[0] == self.env.seats[i]:
-                by_rival.setdefault(id(rival[1]), []).append(j)
+                by_rival.setdefault(id(rival[1]), (rival[1], []))[1].append(j)
         if not by_rival:
             return
         starts = after.starts
         ends = np.r_[starts[1:], len(after.row)]
-        for js in by_rival.values():
+        for net, js in by_rival.values():
             js = np.asarray(js)
             index = np.concatenate([np.arange(starts[j], ends[j]) for j in js])
             part = after.take(index)
-            net = self.games[rows[js[0]]].rival[1]
             mine = afterstate_values(net, part, self.env.seats[part.row], self.precision)[:, 0]
             chosen[js] = index[segment_argmax(mine, part.starts)]
             explored[js] = False
