@@ -86,6 +86,20 @@ def test_a_new_run_starts_from_the_weights_it_is_given(tmp_path):
     assert resumed.step == 5 and resumed.initialised_from == second_meta["initialised_from"]
 
 
+def test_warmup_raises_the_learning_rate_linearly_over_its_first_steps(tmp_path):
+    trainer = Trainer(config_from_dict(tiny(train={"lr": 0.01, "warmup_steps": 4})), tmp_path / "run")
+    method, rates = trainer.method, []
+    for step in range(6):
+        method.step = step
+        loss = sum((p ** 2).sum() for p in method.net.parameters())
+        method.optimize(loss, {})
+        rates.append(method.optimizer.param_groups[0]["lr"])
+    assert rates == pytest.approx([0.0025, 0.005, 0.0075, 0.01, 0.01, 0.01])
+    plain = Trainer(config_from_dict(tiny(train={"lr": 0.01})), tmp_path / "plain").method
+    plain.optimize(sum((p ** 2).sum() for p in plain.net.parameters()), {})
+    assert plain.optimizer.param_groups[0]["lr"] == 0.01
+
+
 def test_a_new_run_refuses_weights_of_another_network_game_or_method(tmp_path):
     first = tmp_path / "first"
     train(config_from_dict(tiny(train={"steps": 5})), first)

@@ -96,6 +96,9 @@ class TrainConfig:
     batch_size: int = doc(256, "samples per gradient step", check="positive")
     lr: float = doc(1e-3, "AdamW learning rate", check="positive")
     weight_decay: float = doc(1e-4, "AdamW weight decay", check="non_negative")
+    warmup_steps: int = doc(0, "learner steps over which the learning rate rises linearly from lr/warmup_steps to "
+                               "lr at the start of a run (0 = off); eases a fresh optimizer into weights taken "
+                               "with --init", check="non_negative")
     grad_clip: float = doc(1.0, "gradient norm clip (0 = off)", check="non_negative")
     value_weight: float = doc(1.0, "weight of the value loss against the policy loss", methods=AZ + PPO,
                               check="non_negative")

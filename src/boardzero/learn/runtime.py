@@ -146,7 +146,11 @@ class Method(abc.ABC):
         """Load what ``metadata``/``extras`` stored (network and optimizer are already loaded)."""
 
     def optimize(self, loss: torch.Tensor, metrics: dict[str, float]) -> None:
-        """One AdamW step on ``loss`` with the configured gradient clipping."""
+        """One AdamW step on ``loss`` with the configured gradient clipping and learning-rate warm-up."""
+        train = self.config.train
+        if train.warmup_steps:
+            for group in self.optimizer.param_groups:
+                group["lr"] = train.lr * min(1.0, (self.step + 1) / train.warmup_steps)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if self.config.train.grad_clip > 0:
