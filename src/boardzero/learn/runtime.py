@@ -148,14 +148,14 @@ class Method(abc.ABC):
     def optimize(self, loss: torch.Tensor, metrics: dict[str, float]) -> None:
         """One AdamW step on ``loss`` with the configured gradient clipping and learning-rate warm-up."""
         train = self.config.train
-        if train.warmup_steps:
+        if self.step < train.warmup_steps:  # its last step sets lr itself, which later steps keep
             for group in self.optimizer.param_groups:
-                group["lr"] = train.lr * min(1.0, (self.step + 1) / train.warmup_steps)
+                group["lr"] = train.lr * (self.step + 1) / train.warmup_steps
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        if self.config.train.grad_clip > 0:
+        if train.grad_clip > 0:
             metrics["losses/grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.net.parameters(),
-                                                                              self.config.train.grad_clip))
+                                                                              train.grad_clip))
         self.optimizer.step()
 
 
