@@ -38,6 +38,13 @@ def test_lambda_returns_by_hand():
     assert np.allclose(lambda_returns(values, greedy, np.zeros(4, bool), final, 0.0)[:3], values[1:])
     discounted = lambda_returns(values, greedy, np.zeros(4, bool), final, 1.0, gamma=0.9)
     assert np.allclose(discounted, [0.9 ** 3 * final, 0.9 ** 2 * final, 0.9 * final, final])
+    # the first two positions learn from the outcome itself; the others keep their lambda-returns
+    opening = lambda_returns(values, greedy, np.zeros(4, bool), final, lam, gamma=0.9, outcome_moves=2)
+    plain = lambda_returns(values, greedy, np.zeros(4, bool), final, lam, gamma=0.9)
+    assert np.allclose(opening[:2], [0.9 ** 3 * final, 0.9 ** 2 * final]) and np.allclose(opening[2:], plain[2:])
+    # an exploring move stops the outcome there too, at the best move's value
+    opening = lambda_returns(values, greedy, explored, final, lam, outcome_moves=2)
+    assert np.allclose(opening[:2], [greedy[2], greedy[2]])
 
 
 def test_segment_argmax_takes_the_first_best_of_each_segment():

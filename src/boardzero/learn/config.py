@@ -157,6 +157,9 @@ class TDConfig:
                                 "lambda-return stops where the draw is not the best move", check="non_negative")
     opening_temperature: float = doc(0.02, "temperature of the opening draws (values are win shares, 0..1)",
                                      check="positive")
+    outcome_moves: int = doc(0, "a game's first N recorded positions (all seats', counting only decisions with a "
+                                "choice) learn from the final result alone (lambda = 1, still discounted by gamma "
+                                "and stopped at an exploring move) instead of the lambda-return", check="non_negative")
     league_share: float = doc(0.0, "share of self-play games in which one seat, drawn at random, is played by a past "
                                    "network of the run (its greedy move; the lambda-return runs through its moves)",
                               check="fraction")

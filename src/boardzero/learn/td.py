@@ -22,6 +22,11 @@ except that after an exploring move (or an opening draw other than the best move
 t+1 the return stops there:
 G_t = gamma times the value of the best move at t+1 (what the mover would have played).
 A discount ``td.gamma`` below 1 makes a win sooner worth more than a win later.
+With ``td.outcome_moves`` N the first N positions of a game (the opening: the
+setup in Catan) learn from the outcome itself (lambda = 1) instead: a
+lambda-return reaches them only through a long chain of predictions (lambda^T
+of the final result, T about 200 decisions in 2-player Catan), so a bias of
+the predictions there persists; the outcome is noisier but unbiased.
 The learner fits the network to them with a Huber loss, gradient clipping and
 AdamW, from a replay buffer of recent samples. The predictions in the targets
 are those made during play (by weights at most one publication old).
@@ -51,18 +56,21 @@ from boardzero.nn.precision import autocast
 
 
 def lambda_returns(values: np.ndarray, greedy: np.ndarray, explored: np.ndarray, final: np.ndarray,
-                   lam: float, gamma: float = 1.0) -> np.ndarray:
+                   lam: float, gamma: float = 1.0, outcome_moves: int = 0) -> np.ndarray:
     """Targets for positions 0..T-1 from their predictions ``values`` [T, P], the best move's value at each
     decision ``greedy`` [T, P], which moves explored ``explored`` [T] and the final returns ``final`` [P];
-    ``gamma`` discounts each step from one position to the next."""
+    ``gamma`` discounts each step from one position to the next. The first ``outcome_moves`` positions get
+    the return with lambda = 1 (the final result, discounted, or the best move's value at the first
+    exploring move after them) instead."""
     targets = np.empty_like(values, dtype=np.float64)
-    after = np.asarray(final, np.float64)
+    after = outcome = np.asarray(final, np.float64)
     for t in range(len(values) - 1, -1, -1):
-        targets[t] = after
+        targets[t] = outcome if t < outcome_moves else after
         if explored[t]:
-            after = gamma * greedy[t]
+            after = outcome = gamma * greedy[t]
         else:
             after = gamma * ((1.0 - lam) * values[t] + lam * after)
+            outcome = gamma * outcome
     return targets
 
 
@@ -197,7 +205,7 @@ class TDWorker(BatchedWorker):
         if not game.obs:
             return None
         targets = lambda_returns(np.asarray(game.value), np.asarray(game.greedy), np.asarray(game.explored),
-                                 returns, self.config.lam, self.config.gamma)
+                                 returns, self.config.lam, self.config.gamma, self.config.outcome_moves)
         seats = np.asarray(game.seat, np.int64)
         return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}
 
