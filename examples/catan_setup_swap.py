@@ -7,8 +7,8 @@ with another, against a fixed opponent, and print the win rate with its 95 % int
 The measured entrant places its two setup settlements and roads as ``--setup`` would and plays every later move
 as ``--rest`` would; the opponent takes the other seats, seats rotated (``boardzero arena``'s games: game i of
 ``--seed S`` is the same deal as in ``boardzero arena catan A B --seed S``, so two swaps on one seed are paired).
-It also prints the mean production of each entrant right after the setup (pips per resource under its two
-settlements), which shows what the two setups prefer. Everything runs in this process (one core).
+It also prints the measured entrant's mean production right after the setup (pips per resource under its two
+settlements, robber excepted), which shows what the setup agent prefers. Everything runs in this process (one core).
 """
 
 from __future__ import annotations
