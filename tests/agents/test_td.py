@@ -1,4 +1,4 @@
-"""The TD agent's search settings: value priors, the leaf observer, bad options."""
+"""The TD agent's search settings: value priors, the leaf observer, the opening search, bad options."""
 
 import numpy as np
 import pytest
@@ -46,8 +46,39 @@ def test_value_priors_are_a_softmax_of_the_depth_one_values():
 
 
 @pytest.mark.parametrize("options, field", [({"prior": -1.0}, "td.prior"), ({"observer": "me"}, "td.observer"),
-                                            ({"sims": -1}, "td.sims")])
+                                            ({"sims": -1}, "td.sims"), ({"opening": 8}, "td.opening"),
+                                            ({"opening_sims": 100}, "td.opening"),
+                                            ({"opening": -1, "opening_sims": 100}, "td.opening")])
 def test_bad_search_settings_name_the_field(options, field):
     game = make("catan", players=2)
     with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
         TDAgent(game, _net(game), sims=options.pop("sims", 8), **options)
+
+
+def test_the_opening_search_plays_the_games_first_decisions_only():
+    game = make("catan", players=2)
+    agent = TDAgent(game, _net(game), sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32")
+    used = []
+    for name in ("search", "opening_search"):
+        searcher = getattr(agent, name)
+        original = searcher.search
+
+        def counted(view, rng, original=original, name=name):
+            result = original(view, rng)
+            used.append((len(view.history), name, int(result.visits.sum())))
+            return result
+
+        searcher.search = counted
+    rng = np.random.default_rng(0)
+    state = game.new_state(seed=5)
+    while len(used) < 12:
+        player = state.current_player
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(agent.act(SeatView(state, player), rng))
+    assert {name for made, name, _ in used if made < 8} == {"opening_search"}
+    assert {name for made, name, _ in used if made >= 8} == {"search"}
+    opening = [visits for _, name, visits in used if name == "opening_search"]
+    later = [visits for _, name, visits in used if name == "search"]
+    assert opening and later and min(opening) > max(later)  # 12 simulations against 4

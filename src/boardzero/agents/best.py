@@ -5,7 +5,8 @@ A game may ship several models (Catan: one per player count); ``best`` takes
 the first, by file name, whose model options fit the game. Its metadata says
 which method made it (``trainer``) and how it plays (``play``: e.g.
 ``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` or ``{"sims": 32, "prior": 0.02}`` for a TD
-value network, and ``"fast"``: lighter settings for ``best:fast``).
+value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions,
+and ``"fast"``: lighter settings for ``best:fast``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         depth = 1 if greedy else int(play.get("depth", 1))
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
                        sims=0 if greedy else sims or int(play.get("sims", 0)), c_puct=float(play.get("c_puct", 1.5)),
-                       prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)))
+                       prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)),
+                       opening=0 if greedy else int(play.get("opening", 0)),
+                       opening_sims=0 if greedy else int(play.get("opening_sims", 0)))
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)

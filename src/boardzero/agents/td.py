@@ -18,6 +18,11 @@ With ``sims`` > 0 it searches instead (PUCT over the Game API, ``search/``):
 uniform priors, the network's value vector at the leaves, chance nodes by
 their probabilities, the other seats' replies by max^n, and every simulation
 from a state drawn by ``view.sample_state``.
+
+With ``opening`` and ``opening_sims`` the game's first ``opening`` decisions
+(all seats', counted in the public history) search with ``opening_sims``
+simulations instead: the few moves that decide most of a game, such as Catan's
+setup, get a deeper look than the rest.
 """
 
 from __future__ import annotations
@@ -69,26 +74,33 @@ class ValuePriorEvaluator(ValueEvaluator):
 class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
-                 precision: str = "auto"):
-        for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0)):
+                 precision: str = "auto", opening: int = 0, opening_sims: int = 0):
+        for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0),
+                                   ("opening", opening, 0), ("opening_sims", opening_sims, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
+        if (opening > 0) != (opening_sims > 0):
+            raise ConfigError("agent td.opening", f"opening and opening_sims go together (both > 0 or both 0), "
+                                                  f"got opening={opening}, opening_sims={opening_sims}")
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
-        self.search = None
-        if sims:
-            from boardzero.search import MCTS, MCTSConfig
+        self.opening = opening
+        searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior)
+        self.search = self._searcher(sims, **searching) if sims else None
+        self.opening_search = self._searcher(opening_sims, **searching) if opening else None
 
-            if observer not in ("mover", "to_move"):
-                raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
-            if prior < 0:
-                raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
-            evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer)
-                         if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
-            self.search = MCTS(game, evaluator,
-                               MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
-                                                 information_sets=infoset))
+    def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float):
+        from boardzero.search import MCTS, MCTSConfig
+
+        if observer not in ("mover", "to_move"):
+            raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
+        if prior < 0:
+            raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
+        evaluator = (ValuePriorEvaluator(self.net, temperature=prior, precision=self.precision, observer=observer)
+                     if prior > 0 else ValueEvaluator(self.net, precision=self.precision, observer=observer))
+        return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
+                                                     information_sets=infoset))
 
     def _values(self, after: Afterstates, seat: int) -> np.ndarray:
         from boardzero.learn.td import afterstate_values
@@ -135,8 +147,11 @@ class TDAgent(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return int(legal[0])
-        if self.search is not None:
-            return int(self.search.search(view, rng).best_action())
+        search = self.search
+        if self.opening_search is not None and len(view.history) < self.opening:
+            search = self.opening_search
+        if search is not None:
+            return int(search.search(view, rng).best_action())
         actions, best, _ = self.plan(view, rng)
         return int(actions[int(np.argmax(best))])
 
@@ -150,7 +165,8 @@ class TDAgent(Agent):
 
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
-       infoset: bool = False, observer: str = "mover", prior: float = 0.0) -> Agent:
+       infoset: bool = False, observer: str = "mover", prior: float = 0.0, opening: int = 0,
+       opening_sims: int = 0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -163,8 +179,12 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         in training) or to_move
     prior: > 0: that search's priors are the softmax of the network's values after each move at this
         temperature (e.g. 0.02); 0: uniform
+    opening: the game's first this many decisions (every seat's) search with opening_sims simulations instead
+        (e.g. 8 and 800: Catan's 2-player setup)
+    opening_sims: simulations of that opening search (with the settings above)
     """
     from boardzero.agents.az import load_for_play
 
     return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
-                   c_puct=c_puct, infoset=infoset, observer=observer, prior=prior)
+                   c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, opening=opening,
+                   opening_sims=opening_sims)
