@@ -1,8 +1,9 @@
 """Time per decision of an agent in real games: median, 95th percentile and maximum, on one core.
 
-The agent plays whole games against opponents (seats rotated); each of its
-decisions with more than one legal move is timed in CPU seconds of this
-process (steady beside other jobs) and in wall seconds. Forced moves are not
+After one untimed decision (first-use compiling), the agent plays whole
+games against opponents (seats rotated); each of its decisions with more than
+one legal move is timed in CPU seconds of this process (steady beside other
+jobs) and in wall seconds. Forced moves are not
 counted: every agent plays them at once. One line per player count (or one
 JSON object each, ``--json``).
 
@@ -20,8 +21,18 @@ import torch
 
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
-from boardzero.core.view import SeatView
+from boardzero.core.view import SeatView, view_for
 from boardzero.eval.match import play_game
+
+
+def warm_up(game, spec: str, seed: int) -> None:
+    """One untimed decision first: compiling the game's and the agent's code on first use is not a move's
+    cost (the web server and ``boardzero play`` pay it once, at start)."""
+    state = game.new_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    while state.current_player < 0:
+        state.apply(state.chance_outcome_at(rng.random()))
+    make_agent(spec, game).act(view_for(state, state.current_player), rng)
 
 
 def time_decisions(game_name: str, spec: str, against: str, players: int | None, games: int,
@@ -30,6 +41,7 @@ def time_decisions(game_name: str, spec: str, against: str, players: int | None,
     game = make(game_name, **options)
     cpu: list[float] = []
     wall: list[float] = []
+    warm_up(game, spec, seed)
     for index in range(games):
         agent = make_agent(spec, game)
         seat = index % game.num_players

@@ -82,3 +82,27 @@ def test_the_opening_search_plays_the_games_first_decisions_only():
     opening = [visits for _, name, visits in used if name == "opening_search"]
     later = [visits for _, name, visits in used if name == "search"]
     assert opening and later and min(opening) > max(later)  # 12 simulations against 4
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_value_prior_search_asks_priors_only_where_it_chooses_and_searches_the_same(players):
+    game = make("catan", players=players)
+    agent = TDAgent(game, _net(game), sims=96, prior=0.02, infoset=True, precision="float32")
+    evaluator = agent.search.evaluator
+    assert evaluator.defers_priors
+    asked = []
+    priors = evaluator.priors
+    evaluator.priors = lambda states: asked.append(len(states)) or priors(states)
+    for state in [game.new_state(seed=4)] + _decisions(game, 2, seed=4):  # the setup and mid-game positions
+        view = SeatView(state, state.current_player)
+        asked.clear()
+        deferred = agent.search.search(view, np.random.default_rng(1))
+        asked_deferred = sum(asked)
+        evaluator.defers_priors = False  # every new node gets its priors at once
+        eager = agent.search.__class__(game, evaluator, agent.search.config).search(view, np.random.default_rng(1))
+        evaluator.defers_priors = True
+        np.testing.assert_array_equal(deferred.visits, eager.visits)
+        np.testing.assert_allclose(deferred.prior, eager.prior, atol=1e-6)
+        expanded = int((deferred.tree.player[: deferred.tree.size] >= 0).sum())
+        assert asked_deferred + len(deferred.tree.pending_priors) == expanded
+        assert deferred.tree.pending_priors  # nodes reached once were never given priors

@@ -144,6 +144,56 @@ def test_root_noise_changes_priors_only_during_the_search(rng):
     assert noisy.prior[2] == pytest.approx(0.9)  # the stored priors are the evaluator's
 
 
+class StateEvaluator:
+    """Priors and values that depend on the state (its history), counting the states given priors; with
+    ``defer`` the search asks priors only where it chooses (``defers_priors``)."""
+
+    def __init__(self, game, *, defer: bool):
+        self.game, self.defers_priors, self.prior_states = game, defer, 0
+
+    def priors(self, states):
+        self.prior_states += len(states)
+        priors = np.zeros((len(states), self.game.num_actions), dtype=np.float32)
+        for row, state in enumerate(states):
+            legal = np.flatnonzero(state.legal_mask())
+            weights = 1.0 + (np.arange(len(legal)) + len(state.history)) % 3
+            priors[row, legal] = weights / weights.sum()
+        return priors
+
+    def values(self, states, movers=None):
+        return np.array([[np.sin(len(s.history) + sum(s.history)) * 0.3 * (-1) ** p for p in range(2)]
+                         for s in states], dtype=np.float32)
+
+    def evaluate(self, states):
+        return self.priors(states), self.values(states)
+
+
+@pytest.mark.parametrize("noise", [False, True])
+def test_deferred_priors_give_the_same_search_and_skip_the_nodes_that_never_choose(noise):
+    game = make("connect4")
+    state = play_actions("connect4", [3, 3])
+    results, evaluators = [], []
+    for defer in (False, True):
+        evaluator = StateEvaluator(game, defer=defer)
+        mcts = MCTS(game, evaluator, MCTSConfig(simulations=300, batch_size=8, reuse_tree=True))
+        first = mcts.search(view_of(state), np.random.default_rng(5), add_noise=noise)
+        moved = state.clone()
+        moved.apply(first.best_action())
+        moved.apply(int(np.argmax(first.tree.edge_visits[first.tree.child(ROOT_INDEX, first.best_action())])))
+        second = mcts.search(view_of(moved), np.random.default_rng(6), add_noise=noise)  # a reused subtree
+        results.append((first, second))
+        evaluators.append(evaluator)
+    (eager, eager_again), (deferred, deferred_again) = results
+    np.testing.assert_array_equal(eager.visits, deferred.visits)
+    np.testing.assert_array_equal(eager.prior, deferred.prior)
+    np.testing.assert_array_equal(eager_again.visits, deferred_again.visits)
+    chosen = deferred.tree.edge_visits[: deferred.tree.size].sum(axis=1) > 0
+    np.testing.assert_array_equal(deferred.tree.prior[: deferred.tree.size][chosen],
+                                  eager.tree.prior[: eager.tree.size][chosen])
+    assert evaluators[1].prior_states < 0.7 * evaluators[0].prior_states
+    assert deferred_again.tree.pending_priors  # leaves never chosen at still wait
+
+
 @pytest.mark.parametrize("p_good, best", [(0.7, GAMBLE), (0.4, SAFE)])
 def test_chance_nodes_are_expected_values(rng, p_good, best):
     game = CoinGame(p_good=p_good, safe=0.3)  # gamble is worth 2*p_good - 1

@@ -37,27 +37,34 @@ from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.nn.evaluator import ValueEvaluator
-from boardzero.nn.precision import resolve
+from boardzero.nn.precision import autocast, resolve
 
 
 class ValuePriorEvaluator(ValueEvaluator):
-    """A TD network as a search evaluator that also gives priors: at each new decision node, the softmax
+    """A TD network as a search evaluator that also gives priors: at each decision node, the softmax
     (``temperature``) of the mover's values of the positions after each of its legal moves, all nodes of
-    one call valued in one network call."""
+    one call valued in one network call. Those priors cost a network row per legal move, against one for
+    the node's value, so the search asks them only where a simulation chooses (``defers_priors``)."""
+
+    defers_priors = True
 
     def __init__(self, net: nn.Module, *, temperature: float, precision: str = "float32", observer: str = "mover"):
         super().__init__(net, precision=precision, observer=observer)
         self.temperature = temperature
 
     def evaluate(self, states, movers=None):
-        from boardzero.learn.td import afterstate_values
+        return self.priors(states), self.values(states, movers)
 
-        priors, values = super().evaluate(states, movers)
+    def priors(self, states):
+        from boardzero.learn.td import afterstate_values
+        from boardzero.search.evaluator import uniform_priors
+
+        priors = uniform_priors(states, self.spec.num_actions)
         parts = [afterstates_of(state, state.current_player, self.key, row=i)
                  for i, state in enumerate(states) if state.current_player >= 0]
         parts = [part for part in parts if len(part.action) > 1]
         if not parts:
-            return priors, values
+            return priors
         after = Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
                               for name in ("obs", "row", "action", "terminal", "returns")))
         movers_of_rows = np.array([states[i].current_player for i in after.row])
@@ -68,7 +75,7 @@ class ValuePriorEvaluator(ValueEvaluator):
             weights = np.exp((scores - scores.max()) / self.temperature)
             priors[i] = 0.0
             priors[i, part.action] = weights / weights.sum()
-        return priors, values
+        return priors
 
 
 class TDAgent(Agent):
@@ -151,7 +158,9 @@ class TDAgent(Agent):
         if self.opening_search is not None and len(view.history) < self.opening:
             search = self.opening_search
         if search is not None:
-            return int(search.search(view, rng).best_action())
+            # one context around the whole search: its network calls cast the weights once, not once each
+            with autocast(self.precision):
+                return int(search.search(view, rng).best_action())
         actions, best, _ = self.plan(view, rng)
         return int(actions[int(np.argmax(best))])
 

@@ -95,8 +95,13 @@ class ValueEvaluator:
         """``movers``: the seat that made the last move into each state (-1: unknown), used as its observer."""
         from boardzero.search.evaluator import uniform_priors
 
+        return uniform_priors(states, self.spec.num_actions), self.values(states, movers)
+
+    @torch.no_grad()
+    def values(self, states: Sequence[State], movers: Sequence[int] | None = None) -> np.ndarray:
+        """float32[B, P]: each state's value vector in absolute seat order, observed as ``evaluate`` says."""
         if len(states) == 0:
-            return (np.zeros((0, self.spec.num_actions), np.float32), np.zeros((0, self.spec.num_players), np.float32))
+            return np.zeros((0, self.spec.num_players), np.float32)
         players = np.fromiter((s.current_player for s in states), dtype=np.int64, count=len(states))
         if movers is not None:
             movers = np.asarray(movers, dtype=np.int64)
@@ -104,4 +109,4 @@ class ValueEvaluator:
         obs = np.stack([s.observe(int(p))[self.key] for s, p in zip(states, players)]).astype(np.float32, copy=False)
         with autocast(self.precision):
             relative = self.net.values(torch.from_numpy(obs)).float().numpy()
-        return uniform_priors(states, self.spec.num_actions), rotate_to_absolute(relative, players)
+        return rotate_to_absolute(relative, players)

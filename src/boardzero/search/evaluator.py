@@ -24,6 +24,24 @@ class Evaluator(Protocol):
         ...
 
 
+@runtime_checkable
+class DeferringEvaluator(Evaluator, Protocol):
+    """An evaluator whose priors cost far more than its values (``defers_priors = True``): the search asks
+    ``values`` at each new node and ``priors`` only when a simulation first chooses a move there. Most
+    nodes of a wide search are reached once and never choose, so their priors are never computed; the
+    search is the same as with ``evaluate``."""
+
+    defers_priors: bool
+
+    def values(self, states: Sequence[State], movers: Sequence[int] | None = None) -> np.ndarray:
+        """values float32[B, num_players] in absolute seat order (as ``evaluate``'s second part)."""
+        ...
+
+    def priors(self, states: Sequence[State]) -> np.ndarray:
+        """priors float32[B, num_actions] (as ``evaluate``'s first part)."""
+        ...
+
+
 def uniform_priors(states: Sequence[State], num_actions: int) -> np.ndarray:
     """float32[B, num_actions]: 1/len(legal) on each legal move of each state."""
     priors = np.zeros((len(states), num_actions), dtype=np.float32)

@@ -179,6 +179,8 @@ class MCTS:
         self._evaluator_uses_rng = bool(getattr(evaluator, "uses_rng", False))
         # an evaluator of afterstates (TD) observes each leaf as the seat that moved into it
         self._evaluator_observes_mover = bool(getattr(evaluator, "observes_mover", False))
+        # costly priors wait until a simulation first chooses at the node (most nodes never do)
+        self._defers_priors = bool(getattr(evaluator, "defers_priors", False))
         self._solving = self.config.solver and not game.has_hidden_information
         self._best_return = game.return_bounds[1] if game.return_bounds is not None else np.inf
         self._pool: list[_StoredTree] = []
@@ -252,6 +254,11 @@ class MCTS:
             return
         leaves = [_Leaf(s, [ROOT_INDEX], [], s.view.sample_state(rng), True) for s in fresh]
         self._evaluate_and_backup(leaves, rng)
+        waiting = [s.tree for s in searches if ROOT_INDEX in s.tree.pending_priors]
+        if waiting:  # root noise and the result need the root's priors now
+            priors = self.evaluator.priors([tree.pending_priors.pop(ROOT_INDEX) for tree in waiting])
+            for tree, prior in zip(waiting, priors):
+                tree.prior[ROOT_INDEX] = prior
 
     def _add_root_noise(self, search: _Search, rng: np.random.Generator) -> None:
         tree, legal = search.tree, search.view.legal_mask
@@ -323,6 +330,10 @@ class MCTS:
 
     def _select(self, tree: Tree, node: int, state: State, rng: np.random.Generator) -> int:
         """The move to follow from decision ``node`` among the moves legal in this sampled ``state``."""
+        if tree.pending_priors:
+            expanded_from = tree.pending_priors.pop(node, None)
+            if expanded_from is not None:
+                tree.prior[node] = self.evaluator.priors([expanded_from])[0]
         legal = state.legal_mask()
         available = _NOT_COUNTED
         if self.config.information_sets:
@@ -360,10 +371,14 @@ class MCTS:
     # ------------------------------------------------------------------ evaluation and backup
     def _evaluate_and_backup(self, leaves: list[_Leaf], rng: np.random.Generator) -> None:
         states = [leaf.state for leaf in leaves]
-        if self._evaluator_uses_rng:
-            priors, values = self.evaluator.evaluate(states, rng=rng)
-        elif self._evaluator_observes_mover:
+        movers = None
+        if self._evaluator_observes_mover:
             movers = [int(leaf.search.tree.player[leaf.edges[-1][0]]) if leaf.edges else -1 for leaf in leaves]
+        if self._defers_priors:  # priors later, from the state kept with the node
+            priors, values = [None] * len(leaves), self.evaluator.values(states, movers)
+        elif self._evaluator_uses_rng:
+            priors, values = self.evaluator.evaluate(states, rng=rng)
+        elif movers is not None:
             priors, values = self.evaluator.evaluate(states, movers)
         else:
             priors, values = self.evaluator.evaluate(states)
@@ -372,7 +387,10 @@ class MCTS:
             tree, node = leaf.search.tree, leaf.nodes[-1]
             if leaf.expand and tree.player[node] == UNEXPANDED:
                 tree.player[node] = leaf.state.current_player
-                tree.prior[node] = prior
+                if prior is None:
+                    tree.pending_priors[node] = leaf.state
+                else:
+                    tree.prior[node] = prior
                 if self._solving:
                     tree.legal[node] = leaf.state.legal_mask()
             self._backup(leaf.search, leaf.nodes, leaf.edges, value)

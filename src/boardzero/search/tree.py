@@ -29,6 +29,9 @@ class Tree:
         self.size = 0
         self._allocate(max(capacity, 2))
         self.chance_children: dict[tuple[int, int], int] = {}  # (node, outcome) -> child
+        # decision nodes whose priors wait until a simulation first chooses there: node -> the state it was
+        # expanded from (an evaluator with costly priors, ``defers_priors``)
+        self.pending_priors: dict[int, object] = {}
         self.add_node(-1)  # the root
 
     def _allocate(self, capacity: int) -> None:
@@ -128,4 +131,5 @@ class Tree:
             getattr(out, name)[:m] = getattr(self, name)[index]
         out.chance_children = {(int(remap[node]), outcome): int(remap[child])
                                for (node, outcome), child in self.chance_children.items() if keep[node]}
+        out.pending_priors = {int(remap[node]): state for node, state in self.pending_priors.items() if keep[node]}
         return out
