@@ -9,6 +9,7 @@ Public API::
 """
 
 from boardzero.search.evaluator import (
+    DeferringEvaluator,
     Evaluator,
     RolloutEvaluator,
     UniformEvaluator,
@@ -23,6 +24,7 @@ __all__ = [
     "MCTSConfig",
     "SearchResult",
     "Evaluator",
+    "DeferringEvaluator",
     "RolloutEvaluator",
     "UniformEvaluator",
     "Tree",
