@@ -70,6 +70,15 @@ def test_the_shipped_catan_model_of_every_player_count_loads_and_plays(players):
 
 
 @pytest.mark.parametrize("players", SHIPPED_PLAYER_COUNTS)
+def test_the_shipped_catan_best_searches_exactly_the_setup_deeper(players):
+    game = make("catan", players=players)
+    strong, fast = make_agent("best", game), make_agent("best:fast", game)
+    assert strong.opening == 4 * players  # every seat's two settlements and two roads, nothing after
+    assert strong.opening_search.config.simulations > strong.search.config.simulations
+    assert fast.opening_search is None and fast.search is None
+
+
+@pytest.mark.parametrize("players", SHIPPED_PLAYER_COUNTS)
 def test_boardzero_play_catan_plays_against_best_by_default(players):
     from typer.testing import CliRunner
 
