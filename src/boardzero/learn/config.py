@@ -107,7 +107,8 @@ class TrainConfig:
     sample_reuse: float = doc(4.0, "target ratio of samples trained on to samples generated (learner waits above "
                                    "it)", methods=AZ + TD, check="positive")
     checkpoint_every: int = doc(500, "learner steps between checkpoints", check="positive")
-    keep_checkpoints: int = doc(5, "newest checkpoints kept on disk (0 = keep all)", check="non_negative")
+    keep_checkpoints: int = doc(5, "newest checkpoints kept on disk (0 = keep all); those where a run stopped, "
+                                "off the checkpoint_every schedule, are always kept", check="non_negative")
     log_every: int = doc(50, "learner steps between metric lines", check="positive")
     symmetries: bool = doc(True, "train each sample as itself or as its image under a random symmetry of the game "
                                  "(board mirrors, rotations), when the game declares any", methods=AZ)

@@ -75,12 +75,17 @@ class RunDir:
         if config_text is not None:
             (self.path / "config.toml").write_text(config_text)
 
-    def prune(self, keep: int, extras_of_newest_only: tuple[str, ...] = ("replay",)) -> None:
-        """Keep the newest ``keep`` checkpoints (0 = all); only the newest keeps its large extras."""
+    def prune(self, keep: int, extras_of_newest_only: tuple[str, ...] = ("replay",), *, every: int = 0) -> None:
+        """Keep the newest ``keep`` checkpoints (0 = all); only the newest keeps its large extras.
+
+        With ``every`` (the checkpoint interval), a checkpoint whose step is off that schedule is where a run
+        stopped (its time ran out, or it was interrupted): it is always kept, so resuming a run never rotates
+        away the network that an earlier session ended with."""
         found = find_checkpoints(self.checkpoints)
-        for index, (_, json_path) in enumerate(found):
+        for index, (step, json_path) in enumerate(found):
             newest = index == len(found) - 1
-            if keep and index < len(found) - keep:
+            stop_point = every > 0 and step % every != 0
+            if keep and index < len(found) - keep and not stop_point:
                 json_path.unlink(missing_ok=True)  # metadata first: the rest is then an incomplete leftover
                 for leftover in json_path.parent.glob(json_path.stem + ".*safetensors"):
                     leftover.unlink(missing_ok=True)

@@ -292,7 +292,8 @@ class Trainer:
         extras = {"optim": tensors, **self.method.extras()}
         path = save_network(self.rundir.step_stem(self.step), self.method.net,
                             {**self.metadata(), "optimizer_param_groups": groups}, extras)
-        self.rundir.prune(self.config.train.keep_checkpoints, self.method.large_extras)
+        self.rundir.prune(self.config.train.keep_checkpoints, self.method.large_extras,
+                         every=self.config.train.checkpoint_every)
         self.console.log(f"checkpoint {path.name}")
         return path
 
