@@ -111,3 +111,17 @@ def test_the_default_opponent_falls_back_to_the_heuristic_without_a_fitting_mode
     assert default_opponent(make("catan", players=2)) == "best"
     assert default_opponent(make("catan", players=3)) == "heuristic"  # no 3-player model in this folder
     assert default_opponent(make("tictactoe")) == "mcts:sims=400"  # neither a model nor a game's own bot
+
+
+def test_best_opening_sims_overrides_the_stored_opening_search_and_refuses_where_there_is_none():
+    game = make("catan", players=3)
+    agent = make_agent("best:opening_sims=300", game)
+    assert agent.opening_search.config.simulations == 300 and agent.search.config.simulations == 32
+    assert agent.opening == 12  # the stored opening, only its simulations changed
+    for spec, refused in (("best:fast,opening_sims=300", "fast settings of model-3p.json have none"),
+                          ("best:greedy,opening_sims=300", "best:greedy have none"),
+                          ("best:opening_sims=-1", "must be >= 0")):
+        with pytest.raises(ConfigError, match=refused):
+            make_agent(spec, game)
+    with pytest.raises(ConfigError, match="only stored settings that search the opening deeper"):
+        make_agent("best:opening_sims=5", make("tictactoe"))

@@ -39,17 +39,19 @@ def shipped_model(game: Game) -> Path:
     raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
 
 
-def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, batch: int = 0,
-         solver: bool = True) -> Agent:
+def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
+         batch: int = 0, solver: bool = True) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
     greedy: the network alone, no search or planning
-    sims: simulations per move of a searching model (0: the stored setting)
+    sims: simulations per move of a searching model (0: the stored setting); a TD model's opening keeps its own
+    opening_sims: simulations over the opening of a TD model that searches its opening deeper (Catan's setup;
+        0: the stored setting), e.g. fewer to keep those moves quick on a slow CPU
     batch: leaves per network call (0: the stored setting)
     solver: prove wins and losses from terminal states during the search (AlphaZero models)
     """
-    for name, value in (("sims", sims), ("batch", batch)):
+    for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch)):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     from boardzero.agents.az import network_agent
@@ -63,13 +65,17 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     play: dict[str, Any] = dict(meta.get("play", {}))
     if fast:
         play.update(play.get("fast", {}))
+    if opening_sims and (greedy or not int(play.get("opening", 0))):
+        setting = "best:greedy" if greedy else f"the {'fast ' if fast else ''}settings of {path.name}"
+        raise ConfigError("agent best.opening_sims", f"only stored settings that search the opening deeper take it; "
+                                                     f"{setting} have none")
     if meta.get("trainer", "alphazero") == "td":
         depth = 1 if greedy else int(play.get("depth", 1))
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
                        sims=0 if greedy else sims or int(play.get("sims", 0)), c_puct=float(play.get("c_puct", 1.5)),
                        prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)),
                        opening=0 if greedy else int(play.get("opening", 0)),
-                       opening_sims=0 if greedy else int(play.get("opening_sims", 0)))
+                       opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)))
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)
