@@ -71,11 +71,12 @@ def main() -> None:
     game = make("catan", players=args.players)
     net = load_for_play(game, args.probe, trainers=("td",)).eval()
     key = net.spec.observation_key
+    measured = SetupSwap(game, args.setup, args.rest)  # made once: play_game resets the agents each game
+    opponents = [make_agent(args.opponent, game) for _ in range(args.players - 1)]
     results, at_mark = [], {m: [] for m in MARKS}
     for i in range(args.games):
         seat = i % args.players
-        agents = [make_agent(args.opponent, game) for _ in range(args.players)]
-        agents[seat] = SetupSwap(game, args.setup, args.rest)
+        agents = opponents[:seat] + [measured] + opponents[seat:]
         result, values = probe_game(game, agents, seat, net, key, np.random.default_rng([args.seed, i]))
         results.append(result)
         for mark, value in values.items():

@@ -3,11 +3,9 @@ script's match is boardzero arena's match."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -17,14 +15,9 @@ from boardzero.eval.arena import run_arena
 from boardzero.eval.match import play_game
 from boardzero.games.catan import engine as E
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "catan_setup_swap.py"
+from tests.examples import EXAMPLES, load_example
 
-
-def _module():
-    spec = importlib.util.spec_from_file_location("catan_setup_swap", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+SCRIPT = EXAMPLES / "catan_setup_swap.py"
 
 
 class Recorder(Agent):
@@ -40,7 +33,7 @@ class Recorder(Agent):
 
 def test_setup_agent_plays_the_setup_and_only_the_setup():
     game = make("catan", players=2)
-    swap = _module().SetupSwap(game, "random", "random")
+    swap = load_example("catan_setup_swap").SetupSwap(game, "random", "random")
     swap.setup, swap.rest = Recorder(), Recorder()
     play_game(game, [swap, Recorder()], np.random.default_rng(0), seed=3)  # the turn limit ends it
     setup = {E.PH_SETUP_SETTLEMENT, E.PH_SETUP_ROAD}

@@ -3,11 +3,9 @@ are the games it says it played."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -15,20 +13,10 @@ import torch
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from tests.examples import EXAMPLES, load_example
+
 SCRIPT = EXAMPLES / "catan_value_probe.py"
-MODEL = Path(__file__).resolve().parents[2] / "src" / "boardzero" / "models" / "catan" / "model-2p.json"
-
-
-def _module():
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        spec = importlib.util.spec_from_file_location("catan_value_probe", SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return module
+MODEL = EXAMPLES.parent / "src" / "boardzero" / "models" / "catan" / "model-2p.json"
 
 
 class CountingNet(torch.nn.Module):
@@ -44,7 +32,7 @@ class CountingNet(torch.nn.Module):
 
 
 def test_one_value_per_mark_in_order_and_the_true_result():
-    module = _module()
+    module = load_example("catan_value_probe")
     game = make("catan", players=2)
     net = CountingNet()
     agents = [make_agent("heuristic", game), make_agent("heuristic", game)]

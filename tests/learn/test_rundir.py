@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from boardzero.learn.rundir import RunDir
-from boardzero.nn.checkpoint import find_checkpoints
+from boardzero.nn.checkpoint import extra_path, find_checkpoints
 
 
 def _write(run: RunDir, step: int, *, replay: bool = False) -> None:
     run.checkpoints.mkdir(parents=True, exist_ok=True)
     stem = run.step_stem(step)
-    stem.with_suffix(".json").write_text("{}")
+    json_path = stem.with_suffix(".json")
+    json_path.write_text("{}")
     stem.with_suffix(".safetensors").write_bytes(b"")
     if replay:
-        stem.with_name(stem.name + ".replay.safetensors").write_bytes(b"")
+        extra_path(json_path, "replay").write_bytes(b"")
 
 
 def _steps(run: RunDir) -> list[int]:
