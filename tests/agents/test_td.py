@@ -84,6 +84,21 @@ def test_the_opening_search_plays_the_games_first_decisions_only():
     assert opening and later and min(opening) > max(later)  # 12 simulations against 4
 
 
+def test_an_opening_network_guides_the_opening_search_only():
+    game = make("catan", players=2)
+    main, opening = _net(game), build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))
+    agent = TDAgent(game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32",
+                    opening_net=opening)
+    assert agent.opening_search.evaluator.net is opening and agent.search.evaluator.net is main
+    view = SeatView(game.new_state(seed=5), 0)
+    rng = np.random.default_rng(0)
+    chosen = agent.opening_search.search(view, rng).visits
+    plain = TDAgent(game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32")
+    assert not np.array_equal(chosen, plain.opening_search.search(view, np.random.default_rng(0)).visits)
+    with pytest.raises(ConfigError, match=r"td\.opening_model"):
+        TDAgent(game, main, sims=4, opening_net=opening)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_value_prior_search_asks_priors_only_where_it_chooses_and_searches_the_same(players):
     game = make("catan", players=players)

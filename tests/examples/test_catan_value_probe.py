@@ -1,5 +1,5 @@
-"""examples/catan_value_probe.py: the probe reads one value per mark, after the setup, and the script's games
-are the games it says it played."""
+"""examples/catan_value_probe.py: the probe reads one value per mark, after the setup, with the decisions left
+to the end, and the script's games are the games it says it played."""
 
 from __future__ import annotations
 
@@ -41,7 +41,9 @@ def test_one_value_per_mark_in_order_and_the_true_result():
     assert values and set(values) <= set(module.MARKS) and 0 in values
     assert net.calls == len(values)  # read once per mark reached, never during the setup's own moves
     marks = sorted(values)
-    assert [values[m] for m in marks] == list(range(len(marks)))  # read in the order of the marks
+    assert [values[m][0] for m in marks] == list(range(len(marks)))  # read in the order of the marks
+    left = [values[m][1] for m in marks]  # decisions with a choice from each mark to the end: fewer later
+    assert all(n > 0 for n in left) and left == sorted(left, reverse=True) and len(set(left)) == len(left)
 
 
 def test_script_reports_its_games():
@@ -55,3 +57,6 @@ def test_script_reports_its_games():
     assert first["decisions_after_first_roll"] == 0 and first["games"] == 2
     assert 0.0 <= first["mean_value"] <= 1.0
     assert first["mean_result"] == row["wins"] / 2
+    # the discounted result: the result times gamma (the probed network's td.gamma) per choice left
+    assert row["gamma"] == 0.997 and first["mean_choices_left"] > 0
+    assert 0.0 <= first["mean_discounted_result"] <= first["mean_result"]

@@ -39,6 +39,22 @@ def shipped_model(game: Game) -> Path:
     raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
 
 
+def _opening_net(path: Path, meta: dict[str, Any], net):
+    """The model's shipped opening network (its extra ``opening``), or None where it has none."""
+    from boardzero.nn.checkpoint import load_state, read_extra
+    from boardzero.nn.nets import build_network
+
+    try:
+        tensors = read_extra(path, meta, "opening")
+        if tensors is None:
+            return None
+        opening = build_network(net.spec)
+        load_state(opening, tensors, path)
+    except CheckpointError as exc:
+        raise ConfigError("agent best", str(exc)) from None
+    return opening.eval()
+
+
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
          batch: int = 0, solver: bool = True) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
@@ -71,11 +87,12 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                                                      f"{setting} have none")
     if meta.get("trainer", "alphazero") == "td":
         depth = 1 if greedy else int(play.get("depth", 1))
+        opening = 0 if greedy else int(play.get("opening", 0))
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
                        sims=0 if greedy else sims or int(play.get("sims", 0)), c_puct=float(play.get("c_puct", 1.5)),
                        prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)),
-                       opening=0 if greedy else int(play.get("opening", 0)),
-                       opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)))
+                       opening=opening, opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
+                       opening_net=_opening_net(path, meta, net) if opening else None)
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)

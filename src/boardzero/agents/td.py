@@ -81,7 +81,8 @@ class ValuePriorEvaluator(ValueEvaluator):
 class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
-                 precision: str = "auto", opening: int = 0, opening_sims: int = 0):
+                 precision: str = "auto", opening: int = 0, opening_sims: int = 0,
+                 opening_net: nn.Module | None = None):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0),
                                    ("opening", opening, 0), ("opening_sims", opening_sims, 0)):
             if value < least:
@@ -94,18 +95,24 @@ class TDAgent(Agent):
         self.key = net.spec.observation_key
         self.opening = opening
         searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior)
+        if opening_net is not None and not opening:
+            raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
+                                                        "set opening and opening_sims too")
         self.search = self._searcher(sims, **searching) if sims else None
-        self.opening_search = self._searcher(opening_sims, **searching) if opening else None
+        self.opening_search = (self._searcher(opening_sims, **searching, net=opening_net)
+                               if opening else None)
 
-    def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float):
+    def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float,
+                  net: nn.Module | None = None):
         from boardzero.search import MCTS, MCTSConfig
 
         if observer not in ("mover", "to_move"):
             raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
         if prior < 0:
             raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
-        evaluator = (ValuePriorEvaluator(self.net, temperature=prior, precision=self.precision, observer=observer)
-                     if prior > 0 else ValueEvaluator(self.net, precision=self.precision, observer=observer))
+        net = self.net if net is None else net.eval()
+        evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer)
+                     if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
                                                      information_sets=infoset))
 
@@ -175,7 +182,7 @@ class TDAgent(Agent):
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, opening: int = 0,
-       opening_sims: int = 0) -> Agent:
+       opening_sims: int = 0, opening_model: str = "") -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -191,9 +198,11 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     opening: the game's first this many decisions (every seat's) search with opening_sims simulations instead
         (e.g. 8 and 800: Catan's 2-player setup)
     opening_sims: simulations of that opening search (with the settings above)
+    opening_model: a second TD checkpoint whose values (and priors) guide that opening search instead
     """
     from boardzero.agents.az import load_for_play
 
+    opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
     return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, opening=opening,
-                   opening_sims=opening_sims)
+                   opening_sims=opening_sims, opening_net=opening_net)

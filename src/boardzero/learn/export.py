@@ -19,14 +19,17 @@ from typing import Any
 
 from boardzero.agents.best import MODELS_DIR
 from boardzero.learn.config import toml_value
+from boardzero.core.errors import CheckpointError
 from boardzero.nn.checkpoint import load_network, resolve_checkpoint, save_network
 
 
 def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool = False, out_dir: Path | None = None,
-                 name: str = "model", notes: dict[str, Any] | None = None) -> Path:
+                 name: str = "model", notes: dict[str, Any] | None = None, opening: str | Path | None = None) -> Path:
     """Write ``<name>.safetensors`` + ``<name>.json`` for the checkpoint's game; returns the JSON path.
 
-    A run directory gives its best network (``checkpoints/best.json``) unless ``latest``.
+    A run directory gives its best network (``checkpoints/best.json``) unless ``latest``. ``opening``: a TD
+    checkpoint of the same network shape (``boardzero.learn.opening``) shipped beside it as the extra
+    ``opening``, whose values ``best`` searches the opening with.
     """
     checkpoint = Path(checkpoint)
     best = checkpoint / "checkpoints" / "best.json"
@@ -40,7 +43,16 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
     keep["source"] = source_label(source)
     if notes:
         keep["notes"] = notes
-    return save_network(out_dir / name, net, keep)
+    extras = None
+    if opening is not None:
+        opening_net, opening_meta = load_network(opening, trainers=("td",))
+        if opening_net.spec.to_dict() != net.spec.to_dict() or opening_meta["game"] != meta["game"]:
+            raise CheckpointError(f"{opening}: its network ({opening_meta['game']}, {opening_net.spec.to_dict()}) "
+                                  f"is not the shape of {source}'s; an opening network is fitted from the model")
+        extras = {"opening": opening_net.state_dict()}
+        keep.setdefault("notes", {})["opening"] = {"source": source_label(resolve_checkpoint(opening)),
+                                                   **opening_meta.get("notes", {}).get("opening_fit", {})}
+    return save_network(out_dir / name, net, keep, extras)
 
 
 def source_label(checkpoint: Path) -> str:
@@ -78,13 +90,16 @@ def main() -> None:
     parser.add_argument("--latest", action="store_true", help="ship the newest checkpoint, not the run's best")
     parser.add_argument("--name", default="model", help="file name without extension (default: model)")
     parser.add_argument("--out", type=Path, default=None, help="directory (default: the package's models/<game>)")
+    parser.add_argument("--opening", default=None, help="a network fitted by boardzero.learn.opening, shipped for "
+                                                        "the opening search")
     args = parser.parse_args()
     play = parse_play(args.play)
     if args.sims is not None:
         play["sims"] = args.sims
     if args.c_puct is not None:
         play["c_puct"] = args.c_puct
-    path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name)
+    path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name,
+                        opening=args.opening)
     print(f"wrote {path} and {path.with_suffix('.safetensors')}")
 
 

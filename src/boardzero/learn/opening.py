@@ -1,0 +1,195 @@
+"""Opening values by Monte Carlo: a copy of a TD network fitted to the final results of self-play games whose
+first decisions were drawn broadly, for the deeper search over a game's opening (Catan's setup).
+
+TD(lambda) reaches the opening only through a hundred or so successive predictions, and learns it from the
+openings its own greedy self-play picks; openings it rarely plays stay misjudged (in Catan a balanced setup,
+valued 0.08 below the results it reaches). Here the network plays every seat greedily except for the game's
+first ``moves`` decisions, drawn from the softmax of its values at ``temperature``; each opening move's
+position (as its mover sees it) is recorded with the game's final result (undiscounted) for the mover,
+and a copy of the network is fitted to those results, the epoch with the lowest loss on held-out games kept.
+Targets are game results alone: zero knowledge is kept.
+
+    python -m boardzero.learn.opening src/boardzero/models/catan/model-2p.json --out runs/opening2p \\
+        --minutes 35 --workers 2 --moves 8 --temperature 0.05
+
+writes ``games_<seed>.npz`` (one per worker and call; a later call adds more, e.g. at another temperature,
+``--epochs 0`` collecting only) and fits ``opening.json`` on all of them; ``python -m boardzero.learn.export ... --opening runs/opening2p/opening.json`` ships it beside a
+model, and ``td:...,opening_model=runs/opening2p/opening.json`` plays it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import io
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
+from boardzero.learn.td import afterstate_values, segment_argmax, softmax_draw
+from boardzero.nn.checkpoint import atomic_write_bytes, load_network, save_network
+from boardzero.nn.evaluator import rotate_to_relative
+
+
+def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: float = 0.0, games: int = 0,
+            batch: int = 256) -> dict[str, np.ndarray]:
+    """Self-play of ``model`` with its first ``moves`` decisions drawn at ``temperature``, for ``minutes`` or
+    until ``games`` games ended: ``obs`` [N, ...] (float16) of each opening move's position as its mover
+    sees it, ``target`` [N, P] the game's returns relative to that mover, ``game`` [N] a game number."""
+    net, meta = load_network(model, trainers=("td",))
+    game = make(meta["game"], **meta.get("game_options", {}))
+    rng = np.random.default_rng(seed)
+    env = game.batched(batch, seed=seed, observation_key=net.spec.observation_key)
+    env.reset()
+    made = [0] * env.num_envs
+    opened: list[list[tuple[np.ndarray, int]]] = [[] for _ in range(env.num_envs)]
+    obs, seats, results, numbers = [], [], [], []
+    start, finished = time.monotonic(), 0
+    while (games and finished < games) or (not games and time.monotonic() - start < minutes * 60):
+        actions = np.argmax(env.masks, axis=1)
+        rows = np.flatnonzero(env.masks.sum(axis=1) > 1)
+        if len(rows):
+            after = env.afterstates(rows)
+            values = afterstate_values(net, after, env.seats[after.row])[:, 0]
+            chosen = segment_argmax(values, after.starts)
+            ends = np.r_[after.starts[1:], len(after.row)]
+            for j, i in enumerate(rows):
+                if made[i] < moves:
+                    chosen[j] = after.starts[j] + softmax_draw(values[after.starts[j]:ends[j]], temperature, rng)
+                    opened[i].append((after.obs[chosen[j]].astype(np.float16), int(env.seats[i])))
+                made[i] += 1
+            actions[rows] = after.action[chosen]
+        _, _, _, rewards, done = env.step(actions)
+        for i in np.flatnonzero(done):
+            for position, seat in opened[i]:
+                obs.append(position)
+                seats.append(seat)
+                results.append(rewards[i].copy())
+                numbers.append(finished)
+            opened[i], made[i] = [], 0
+            finished += 1
+    if not obs:
+        raise ConfigError("opening", "no game ended; collect longer (--minutes)")
+    target = rotate_to_relative(np.stack(results), np.asarray(seats)).astype(np.float32)
+    return {"obs": np.stack(obs), "target": target, "game": np.asarray(numbers, np.int64)}
+
+
+def save_games(path: Path, data: dict[str, np.ndarray]) -> None:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **data)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def load_games(paths: list[Path]) -> tuple[torch.Tensor, torch.Tensor, np.ndarray]:
+    """(obs, targets, held-out mask): the last tenth of each file's games are held out."""
+    obs, target, held = [], [], []
+    for path in paths:
+        with np.load(path, allow_pickle=False) as data:
+            numbers = data["game"]
+            obs.append(data["obs"])
+            target.append(data["target"])
+            held.append(numbers >= np.quantile(numbers, 0.9))
+    return torch.from_numpy(np.concatenate(obs)), torch.from_numpy(np.concatenate(target)), np.concatenate(held)
+
+
+def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, batch: int = 512,
+        seed: int = 0) -> tuple[torch.nn.Module, dict[str, Any]]:
+    """A copy of ``model``'s network fitted to the recorded results; the epoch with the lowest held-out loss."""
+    net, meta = load_network(model, trainers=("td",))
+    torch.set_num_threads(os.cpu_count() or 1)  # loading for play left one thread
+    obs, target, held = load_games(paths)
+    train, valid = np.flatnonzero(~held), np.flatnonzero(held)
+    if len(train) < batch or not len(valid):
+        raise ConfigError("opening", f"{len(train) + len(valid)} positions are too few to fit; collect more")
+
+    def held_out() -> tuple[float, float]:
+        net.eval()
+        with torch.no_grad():
+            predicted = torch.cat([net.values(obs[valid[k:k + 4096]].float()).float()
+                                   for k in range(0, len(valid), 4096)])
+        truth = target[valid]
+        return float(F.mse_loss(predicted, truth)), float(np.corrcoef(predicted[:, 0], truth[:, 0])[0, 1])
+
+    optimizer = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    rng = np.random.default_rng(seed)
+    history = [held_out()]
+    best = (history[0][0], copy.deepcopy(net.state_dict()), 0)
+    for epoch in range(1, epochs + 1):
+        net.train()
+        order = rng.permutation(train)
+        for k in range(0, len(order) - batch + 1, batch):
+            rows = order[k:k + batch]
+            loss = F.huber_loss(net.values(obs[rows].float()).float(), target[rows], delta=1.0)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            optimizer.step()
+        history.append(held_out())
+        print(f"epoch {epoch}: held-out mse {history[-1][0]:.4f}, correlation {history[-1][1]:.3f}", flush=True)
+        if history[-1][0] < best[0]:
+            best = (history[-1][0], copy.deepcopy(net.state_dict()), epoch)
+    net.load_state_dict(best[1])
+    net.eval()
+    report = {"epoch": best[2], "positions": len(obs), "held_out": len(valid), "lr": lr,
+              "held_out_mse": [round(m, 5) for m, _ in history],
+              "held_out_correlation": [round(c, 4) for _, c in history]}
+    return net, {**{k: meta[k] for k in ("game", "game_options", "step", "config", "trainer") if k in meta},
+                 "play": {}, "notes": {"opening_fit": report}}
+
+
+def _collect_worker(args: tuple) -> str:
+    model, out, seed, moves, temperature, minutes = args
+    torch.set_num_threads(1)
+    path = Path(out) / f"games_{seed}.npz"
+    save_games(path, collect(model, seed=seed, moves=moves, temperature=temperature, minutes=minutes))
+    return str(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", help="a TD checkpoint (.json) whose self-play is recorded and which is fitted")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the games and opening.json")
+    parser.add_argument("--minutes", type=float, default=35.0, help="self-play time per worker (0: fit only)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=8, help="opening decisions drawn (Catan 2p setup: 8)")
+    parser.add_argument("--temperature", type=float, default=0.05)
+    parser.add_argument("--epochs", type=int, default=8, help="0: collect only, fit later")
+    parser.add_argument("--lr", type=float, default=1e-4)
+    parser.add_argument("--seed", type=int, default=11, help="first worker's seed; a later call needs new ones")
+    args = parser.parse_args()
+    for name in ("minutes", "temperature", "lr"):
+        if getattr(args, name) < 0 or (name != "minutes" and getattr(args, name) == 0):
+            raise SystemExit(f"--{name} must be > 0 (--minutes >= 0), got {getattr(args, name)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.minutes > 0:
+        seeds = range(args.seed, args.seed + args.workers)
+        taken = [s for s in seeds if (args.out / f"games_{s}.npz").exists()]
+        if taken:
+            raise SystemExit(f"{args.out} already has the games of seeds {taken}; pass another --seed")
+        import multiprocessing
+
+        jobs = [(args.model, str(args.out), s, args.moves, args.temperature, args.minutes) for s in seeds]
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            for path in pool.imap_unordered(_collect_worker, jobs):
+                print(f"wrote {path}", flush=True)
+    if args.epochs <= 0:
+        return
+    paths = sorted(args.out.glob("games_*.npz"))
+    if not paths:
+        raise SystemExit(f"{args.out} has no games_*.npz to fit; collect first (--minutes > 0)")
+    try:
+        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr)
+    except ConfigError as exc:
+        raise SystemExit(str(exc)) from None
+    print(f"wrote {save_network(args.out / 'opening', net, meta)}")
+
+
+if __name__ == "__main__":
+    main()

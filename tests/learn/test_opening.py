@@ -1,0 +1,71 @@
+"""Opening values by Monte Carlo: recorded positions carry their game's result; the fit keeps its best epoch;
+the fitted network ships beside a model and ``best`` searches the opening with it."""
+
+import numpy as np
+import pytest
+import torch
+
+import boardzero.agents.best as best_module
+from boardzero.agents.registry import make_agent
+from boardzero.core.errors import CheckpointError
+from boardzero.core.registry import make
+from boardzero.learn.export import export_model
+from boardzero.learn.opening import collect, fit, save_games
+from boardzero.nn import build_network, save_network, spec_for_game
+from boardzero.nn.checkpoint import load_network, read_metadata
+
+
+def _td_model(path, game, hidden=16, seed=0):
+    torch.manual_seed(seed)
+    net = build_network(spec_for_game(game, "mlp", hidden=hidden, blocks=1))
+    return save_network(path, net, {"game": game.name, "game_options": game.options_dict(), "trainer": "td",
+                                    "play": {"sims": 4, "prior": 0.02, "opening": 4, "opening_sims": 8,
+                                             "fast": {"sims": 0, "opening": 0, "opening_sims": 0}}})
+
+
+def test_collected_opening_positions_carry_their_games_result_for_the_mover(tmp_path):
+    game = make("tictactoe")
+    model = _td_model(tmp_path / "m", game)
+    data = collect(str(model), seed=3, moves=2, temperature=0.5, games=40, batch=8)
+    numbers, counts = np.unique(data["game"], return_counts=True)
+    assert len(numbers) >= 40 and set(counts) == {2}  # two opening positions of every game, the first two moves
+    assert data["obs"].dtype == np.float16 and data["obs"].shape[1:] == tuple(game.observation_spec["flat"])
+    # tic-tac-toe returns are +1 / -1 / 0: the two movers of a game's opening see opposite results
+    first, second = data["target"][::2, 0], data["target"][1::2, 0]
+    assert np.array_equal(first, -second) and set(np.unique(first)) <= {-1.0, 0.0, 1.0}
+    assert np.array_equal(data["target"][:, 1], -data["target"][:, 0])
+
+
+def test_the_fit_keeps_its_best_held_out_epoch_and_learns_the_results(tmp_path):
+    game = make("tictactoe")
+    model = _td_model(tmp_path / "m", game)
+    save_games(tmp_path / "games_1.npz", collect(str(model), seed=1, moves=3, temperature=0.3, games=400, batch=32))
+    net, meta = fit(str(model), [tmp_path / "games_1.npz"], epochs=4, lr=3e-3, batch=64)
+    report = meta["notes"]["opening_fit"]
+    mse = report["held_out_mse"]
+    assert len(mse) == 5 and min(mse[1:]) < mse[0]  # it learned something held out
+    assert report["epoch"] == int(np.argmin(mse))
+    assert meta["trainer"] == "td" and meta["game"] == "tictactoe"
+    path = save_network(tmp_path / "opening", net, meta)
+    assert load_network(path, game=game, trainers=("td",))[0].spec == net.spec
+
+
+def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, monkeypatch):
+    game = make("catan", players=2, turn_limit=30)
+    model = _td_model(tmp_path / "run" / "m", game, hidden=8)
+    opening = _td_model(tmp_path / "run" / "o", game, hidden=8, seed=1)
+    shipped = export_model(model, play=read_metadata(model)["play"], out_dir=tmp_path / "catan",
+                           name="model-2p", opening=opening)
+    assert (tmp_path / "catan" / "model-2p.opening.safetensors").is_file()
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    agent = make_agent("best", game)
+    expected = load_network(opening)[0].state_dict()
+    used = agent.opening_search.evaluator.net.state_dict()
+    assert all(torch.equal(used[k], expected[k]) for k in expected)
+    assert agent.search.evaluator.net is agent.net and agent.opening_search.evaluator.net is not agent.net
+    assert make_agent("best:fast", game).opening_search is None
+    # a network of another shape is refused and nothing is written
+    other = _td_model(tmp_path / "run" / "x", game, hidden=12)
+    with pytest.raises(CheckpointError, match="not the shape"):
+        export_model(model, play={}, out_dir=tmp_path / "other", name="model-2p", opening=other)
+    assert not (tmp_path / "other").exists() and shipped.is_file()
