@@ -76,6 +76,9 @@ def test_the_shipped_catan_best_searches_exactly_the_setup_deeper(players):
     assert strong.opening == 4 * players  # every seat's two settlements and two roads, nothing after
     assert strong.opening_search.config.simulations > strong.search.config.simulations
     assert fast.opening_search is None and fast.search is None
+    # the 2-player model ships an opening network (boardzero.learn.opening) for that search; the others none yet
+    assert (strong.opening_search.evaluator.net is not strong.net) == (players == 2)
+    assert strong.search.evaluator.net is strong.net
 
 
 @pytest.mark.parametrize("players", SHIPPED_PLAYER_COUNTS)
