@@ -54,9 +54,11 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     game = make("catan", players=2, turn_limit=30)
     model = _td_model(tmp_path / "run" / "m", game, hidden=8)
     opening = _td_model(tmp_path / "run" / "o", game, hidden=8, seed=1)
+    notes = {"run": "test"}
     shipped = export_model(model, play=read_metadata(model)["play"], out_dir=tmp_path / "catan",
-                           name="model-2p", opening=opening)
+                           name="model-2p", notes=notes, opening=opening)
     assert (tmp_path / "catan" / "model-2p.opening.safetensors").is_file()
+    assert notes == {"run": "test"} and set(read_metadata(shipped)["notes"]) == {"run", "opening"}
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
     agent = make_agent("best", game)
     expected = load_network(opening)[0].state_dict()

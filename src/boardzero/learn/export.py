@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from boardzero.agents.best import MODELS_DIR
-from boardzero.learn.config import toml_value
 from boardzero.core.errors import CheckpointError
+from boardzero.learn.config import toml_value
 from boardzero.nn.checkpoint import load_network, resolve_checkpoint, save_network
 
 
@@ -50,8 +50,9 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
             raise CheckpointError(f"{opening}: its network ({opening_meta['game']}, {opening_net.spec.to_dict()}) "
                                   f"is not the shape of {source}'s; an opening network is fitted from the model")
         extras = {"opening": opening_net.state_dict()}
-        keep.setdefault("notes", {})["opening"] = {"source": source_label(resolve_checkpoint(opening)),
-                                                   **opening_meta.get("notes", {}).get("opening_fit", {})}
+        keep["notes"] = {**keep.get("notes", {}),  # a new dict: the caller's ``notes`` stays as it was
+                         "opening": {"source": source_label(resolve_checkpoint(opening)),
+                                     **opening_meta.get("notes", {}).get("opening_fit", {})}}
     return save_network(out_dir / name, net, keep, extras)
 
 

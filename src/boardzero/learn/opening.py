@@ -164,9 +164,11 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=1e-4)
     parser.add_argument("--seed", type=int, default=11, help="first worker's seed; a later call needs new ones")
     args = parser.parse_args()
-    for name in ("minutes", "temperature", "lr"):
-        if getattr(args, name) < 0 or (name != "minutes" and getattr(args, name) == 0):
-            raise SystemExit(f"--{name} must be > 0 (--minutes >= 0), got {getattr(args, name)}")
+    if args.minutes < 0:
+        raise SystemExit(f"--minutes must be >= 0 (0: fit only), got {args.minutes}")
+    for name in ("temperature", "lr"):
+        if getattr(args, name) <= 0:
+            raise SystemExit(f"--{name} must be > 0, got {getattr(args, name)}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.minutes > 0:
         seeds = range(args.seed, args.seed + args.workers)
