@@ -55,11 +55,10 @@ def test_bad_search_settings_name_the_field(options, field):
         TDAgent(game, _net(game), sims=options.pop("sims", 8), **options)
 
 
-def test_the_opening_search_plays_the_games_first_decisions_only():
-    game = make("catan", players=2)
-    agent = TDAgent(game, _net(game), sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32")
+def _searches_used(game, agent, names, count):
+    """(history length, searcher name, simulations) of the agent's first ``count`` searches in one game."""
     used = []
-    for name in ("search", "opening_search"):
+    for name in names:
         searcher = getattr(agent, name)
         original = searcher.search
 
@@ -71,12 +70,19 @@ def test_the_opening_search_plays_the_games_first_decisions_only():
         searcher.search = counted
     rng = np.random.default_rng(0)
     state = game.new_state(seed=5)
-    while len(used) < 12:
+    while len(used) < count:
         player = state.current_player
         if player == CHANCE:
             state.apply(sample_chance(state, rng))
         else:
             state.apply(agent.act(SeatView(state, player), rng))
+    return used
+
+
+def test_the_opening_search_plays_the_games_first_decisions_only():
+    game = make("catan", players=2)
+    agent = TDAgent(game, _net(game), sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32")
+    used = _searches_used(game, agent, ("search", "opening_search"), 12)
     assert {name for made, name, _ in used if made < 8} == {"opening_search"}
     assert {name for made, name, _ in used if made >= 8} == {"search"}
     opening = [visits for _, name, visits in used if name == "opening_search"]
@@ -121,3 +127,34 @@ def test_the_value_prior_search_asks_priors_only_where_it_chooses_and_searches_t
         expanded = int((deferred.tree.player[: deferred.tree.size] >= 0).sum())
         assert asked_deferred + len(deferred.tree.pending_priors) == expanded
         assert deferred.tree.pending_priors  # nodes reached once were never given priors
+
+
+def test_early_moves_past_the_opening_are_valued_by_the_opening_network():
+    game = make("catan", players=2)
+    main, opening = _net(game), build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))
+    agent = TDAgent(game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32",
+                    opening_net=opening, early=30)
+    assert agent.early_search.evaluator.net is opening and agent.search.evaluator.net is main
+    used = _searches_used(game, agent, ("search", "opening_search", "early_search"), 40)
+    assert {name for made, name, _ in used if made < 8} == {"opening_search"}
+    assert {name for made, name, _ in used if 8 <= made < 30} == {"early_search"}
+    assert {name for made, name, _ in used if made >= 30} == {"search"}
+    # played greedily (no search), the opening network values the early moves
+    greedy = TDAgent(game, main, opening=8, opening_sims=12, precision="float32", opening_net=opening, early=30)
+    seen = []
+    original = greedy._values
+    greedy._values = lambda after, seat, net: seen.append(net) or original(after, seat, net)
+    state, rng = game.new_state(seed=5), np.random.default_rng(1)
+    while len(state.history) < 60:
+        player = state.current_player
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        made, before = len(state.history), len(seen)
+        state.apply(greedy.act(SeatView(state, player), rng))
+        if len(seen) > before and made >= 8:
+            assert seen[-1] is (opening if made < 30 else main)
+    assert main in seen and opening in seen
+    for options in ({"early": 30}, {"early": 8, "opening_net": opening}, {"early": -1, "opening_net": opening}):
+        with pytest.raises(ConfigError, match=r"td\.early"):
+            TDAgent(game, main, sims=4, opening=8, opening_sims=12, **options)

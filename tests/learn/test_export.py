@@ -20,6 +20,8 @@ def test_export_writes_a_shipped_model_that_names_its_checkpoint_by_run_and_file
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path / "models")
     assert isinstance(make_agent("best", game), AZAgent) and make_agent("best", game).sims == 12
     assert isinstance(make_agent("best:greedy", game), PolicyAgent)
+    again = export_model(path, play={"sims": 20}, out_dir=tmp_path / "again")
+    assert load_network(again, game=game)[1]["source"] == "run/checkpoints/step_00000004.json"
 
 
 def test_play_settings_are_read_as_toml_values_so_flags_stay_booleans():

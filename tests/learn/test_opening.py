@@ -36,6 +36,18 @@ def test_collected_opening_positions_carry_their_games_result_for_the_mover(tmp_
     assert np.array_equal(data["target"][:, 1], -data["target"][:, 0])
 
 
+def test_later_decisions_are_recorded_at_their_share(tmp_path):
+    game = make("tictactoe")
+    model = _td_model(tmp_path / "m", game)
+    data = collect(str(model), seed=4, moves=2, temperature=0.5, games=30, batch=8, later=3, share=1.0)
+    numbers, counts = np.unique(data["game"], return_counts=True)
+    assert set(counts) == {5}  # every tic-tac-toe game has at least five moves with a choice
+    assert all(sorted(data["decision"][data["game"] == n]) == [0, 1, 2, 3, 4] for n in numbers)
+    sampled = collect(str(model), seed=4, moves=2, temperature=0.5, games=200, batch=8, later=3, share=0.5)
+    later = np.mean(sampled["decision"] >= 2) / np.mean(sampled["decision"] < 2) / 3 * 2
+    assert 0.35 < later < 0.65  # about half of the three later decisions per game (two opening ones)
+
+
 def test_the_fit_keeps_its_best_held_out_epoch_and_learns_the_results(tmp_path):
     game = make("tictactoe")
     model = _td_model(tmp_path / "m", game)
@@ -66,6 +78,13 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     assert all(torch.equal(used[k], expected[k]) for k in expected)
     assert agent.search.evaluator.net is agent.net and agent.opening_search.evaluator.net is not agent.net
     assert make_agent("best:fast", game).opening_search is None
+    # a stored "early" lets the opening network value the moves after the opening too; best:fast has none
+    export_model(model, play={**read_metadata(model)["play"], "early": 20}, out_dir=tmp_path / "catan",
+                 name="model-2p", opening=opening)
+    agent = make_agent("best", game)
+    assert agent.early == 20 and agent.early_search.evaluator.net.state_dict().keys() == expected.keys()
+    assert all(torch.equal(agent.early_search.evaluator.net.state_dict()[k], expected[k]) for k in expected)
+    assert make_agent("best:fast", game).early == 0
     # a network of another shape is refused and nothing is written
     other = _td_model(tmp_path / "run" / "x", game, hidden=12)
     with pytest.raises(CheckpointError, match="not the shape"):

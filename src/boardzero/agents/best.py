@@ -6,7 +6,7 @@ the first, by file name, whose model options fit the game. Its metadata says
 which method made it (``trainer``) and how it plays (``play``: e.g.
 ``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` or ``{"sims": 32, "prior": 0.02}`` for a TD
 value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions,
-and ``"fast"``: lighter settings for ``best:fast``).
+``"early"`` for the opening network's reach past them, and ``"fast"``: lighter settings for ``best:fast``).
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        sims=0 if greedy else sims or int(play.get("sims", 0)), c_puct=float(play.get("c_puct", 1.5)),
                        prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)),
                        opening=opening, opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
-                       opening_net=_opening_net(path, meta, net) if opening else None)
+                       opening_net=_opening_net(path, meta, net) if opening else None,
+                       early=int(play.get("early", 0)) if opening else 0)
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)

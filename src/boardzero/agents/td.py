@@ -22,7 +22,10 @@ from a state drawn by ``view.sample_state``.
 With ``opening`` and ``opening_sims`` the game's first ``opening`` decisions
 (all seats', counted in the public history) search with ``opening_sims``
 simulations instead: the few moves that decide most of a game, such as Catan's
-setup, get a deeper look than the rest.
+setup, get a deeper look than the rest. With ``opening_net`` (a network fitted
+to game results, ``boardzero.learn.opening``) that search reads its values, and with
+``early`` > ``opening`` so does every decision until the public history is
+``early`` long (searched with ``sims`` or played greedily, as the others).
 """
 
 from __future__ import annotations
@@ -82,9 +85,9 @@ class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  precision: str = "auto", opening: int = 0, opening_sims: int = 0,
-                 opening_net: nn.Module | None = None):
+                 opening_net: nn.Module | None = None, early: int = 0):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0),
-                                   ("opening", opening, 0), ("opening_sims", opening_sims, 0)):
+                                   ("opening", opening, 0), ("opening_sims", opening_sims, 0), ("early", early, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         if (opening > 0) != (opening_sims > 0):
@@ -98,9 +101,14 @@ class TDAgent(Agent):
         if opening_net is not None and not opening:
             raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
                                                         "set opening and opening_sims too")
+        if early and (opening_net is None or early <= opening):
+            raise ConfigError("agent td.early", f"extends the opening network's reach past the opening: needs "
+                                                f"opening_model and early > opening ({opening}), got {early}")
+        self.early, self.opening_net = early, opening_net
         self.search = self._searcher(sims, **searching) if sims else None
         self.opening_search = (self._searcher(opening_sims, **searching, net=opening_net)
                                if opening else None)
+        self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
     def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float,
                   net: nn.Module | None = None):
@@ -116,18 +124,20 @@ class TDAgent(Agent):
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
                                                      information_sets=infoset))
 
-    def _values(self, after: Afterstates, seat: int) -> np.ndarray:
+    def _values(self, after: Afterstates, seat: int, net: nn.Module) -> np.ndarray:
         from boardzero.learn.td import afterstate_values
 
-        return afterstate_values(self.net, after, np.full(len(after.action), seat), self.precision)
+        return afterstate_values(net, after, np.full(len(after.action), seat), self.precision)
 
-    def plan(self, view: SeatView, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def plan(self, view: SeatView, rng: np.random.Generator,
+             net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(legal moves, the seat's best value reachable after each within its own turn, the seat-relative value
-        vector of the position each move leads to directly)."""
+        vector of the position each move leads to directly), by ``net`` (default: the agent's network)."""
+        net = self.net if net is None else net
         seat = view.seat
         root = view.sample_state(rng)
         after = afterstates_of(root, seat, self.key)
-        values = self._values(after, seat)
+        values = self._values(after, seat, net)
         best = values[:, 0].copy()
         frontier = self._frontier([root], after, values[:, 0], np.arange(len(after.action)), seat)
         for _ in range(self.depth - 1):
@@ -136,7 +146,7 @@ class TDAgent(Agent):
             parts = [afterstates_of(state, seat, self.key, row=j) for j, (_, state) in enumerate(frontier)]
             deeper = Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
                                    for name in ("obs", "row", "action", "terminal", "returns")))
-            scores = self._values(deeper, seat)[:, 0]
+            scores = self._values(deeper, seat, net)[:, 0]
             firsts = np.array([k for k, _ in frontier])[deeper.row]
             np.maximum.at(best, firsts, scores)
             frontier = self._frontier([state for _, state in frontier], deeper, scores, firsts, seat)
@@ -157,22 +167,29 @@ class TDAgent(Agent):
                 kept.append((int(firsts[i]), state))
         return kept
 
+    def _phase(self, view: SeatView):
+        """(the searcher or None, the network) for this point of the game: opening, early, or the rest."""
+        made = len(view.history)
+        if self.opening_search is not None and made < self.opening:
+            return self.opening_search, self.net if self.opening_net is None else self.opening_net
+        if made < self.early:
+            return self.early_search, self.opening_net
+        return self.search, self.net
+
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         legal = view.legal_actions
         if len(legal) == 1:
             return int(legal[0])
-        search = self.search
-        if self.opening_search is not None and len(view.history) < self.opening:
-            search = self.opening_search
+        search, net = self._phase(view)
         if search is not None:
             # one context around the whole search: its network calls cast the weights once, not once each
             with autocast(self.precision):
                 return int(search.search(view, rng).best_action())
-        actions, best, _ = self.plan(view, rng)
+        actions, best, _ = self.plan(view, rng, net)
         return int(actions[int(np.argmax(best))])
 
     def advise(self, view: SeatView, rng: np.random.Generator, *, top: int = 3) -> Advice:
-        actions, best, values = self.plan(view, rng)
+        actions, best, values = self.plan(view, rng, self._phase(view)[1])
         order = np.argsort(-best, kind="stable")[:top]
         moves = [MoveAdvice(int(actions[i]), 1.0 if i == order[0] else 0.0, float(best[i])) for i in order]
         choice = int(order[0])
@@ -182,7 +199,7 @@ class TDAgent(Agent):
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, opening: int = 0,
-       opening_sims: int = 0, opening_model: str = "") -> Agent:
+       opening_sims: int = 0, opening_model: str = "", early: int = 0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -199,10 +216,11 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         (e.g. 8 and 800: Catan's 2-player setup)
     opening_sims: simulations of that opening search (with the settings above)
     opening_model: a second TD checkpoint whose values (and priors) guide that opening search instead
+    early: > opening: that checkpoint also values every move until the public history is this long (0: none)
     """
     from boardzero.agents.az import load_for_play
 
     opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
     return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, opening=opening,
-                   opening_sims=opening_sims, opening_net=opening_net)
+                   opening_sims=opening_sims, opening_net=opening_net, early=early)

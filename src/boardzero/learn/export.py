@@ -8,7 +8,8 @@ it with (``--sims`` for AlphaZero models, ``--play KEY=VALUE`` for any, ``fast.`
 keys for ``best:fast``), and the run's step, ratings and config for the record.
 ``source`` names the checkpoint by its run folder and file
 (``catan_td/checkpoints/step_00041000.json``), not by where the run lay on the
-machine that exported it.
+machine that exported it; a shipped model exported again (e.g. to add an
+opening network) keeps the source it names.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
     keep = {k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer")
             if k in meta}
     keep["play"] = play
-    keep["source"] = source_label(source)
+    keep["source"] = meta.get("source") or source_label(source)  # a shipped model exported again keeps its own
     if notes:
         keep["notes"] = notes
     extras = None

@@ -14,7 +14,8 @@ Targets are game results alone: zero knowledge is kept.
 
 writes ``games_<seed>.npz`` (one per worker and call; a later call adds more, e.g. at another temperature,
 ``--epochs 0`` collecting only) and fits ``opening.json`` on all of them; ``python -m boardzero.learn.export ... --opening runs/opening2p/opening.json`` ships it beside a
-model, and ``td:...,opening_model=runs/opening2p/opening.json`` plays it.
+model, and ``td:...,opening_model=runs/opening2p/opening.json`` plays it. ``--later N`` records the greedy
+moves after the opening too (for ``td:...,early=H``); ``--threads 1`` when another process shares the cores.
 """
 
 from __future__ import annotations
@@ -39,18 +40,20 @@ from boardzero.nn.evaluator import rotate_to_relative
 
 
 def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: float = 0.0, games: int = 0,
-            batch: int = 256) -> dict[str, np.ndarray]:
+            batch: int = 256, later: int = 0, share: float = 1.0) -> dict[str, np.ndarray]:
     """Self-play of ``model`` with its first ``moves`` decisions drawn at ``temperature``, for ``minutes`` or
     until ``games`` games ended: ``obs`` [N, ...] (float16) of each opening move's position as its mover
-    sees it, ``target`` [N, P] the game's returns relative to that mover, ``game`` [N] a game number."""
+    sees it, ``target`` [N, P] the game's returns relative to that mover, ``game`` [N] a game number,
+    ``decision`` [N] the move's number among the game's decisions with a choice. The ``later`` greedy decisions
+    that follow the opening are recorded too, each with probability ``share``."""
     net, meta = load_network(model, trainers=("td",))
     game = make(meta["game"], **meta.get("game_options", {}))
     rng = np.random.default_rng(seed)
     env = game.batched(batch, seed=seed, observation_key=net.spec.observation_key)
     env.reset()
     made = [0] * env.num_envs
-    opened: list[list[tuple[np.ndarray, int]]] = [[] for _ in range(env.num_envs)]
-    obs, seats, results, numbers = [], [], [], []
+    opened: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(env.num_envs)]
+    obs, seats, results, numbers, decisions = [], [], [], [], []
     start, finished = time.monotonic(), 0
     while (games and finished < games) or (not games and time.monotonic() - start < minutes * 60):
         actions = np.argmax(env.masks, axis=1)
@@ -63,22 +66,25 @@ def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: f
             for j, i in enumerate(rows):
                 if made[i] < moves:
                     chosen[j] = after.starts[j] + softmax_draw(values[after.starts[j]:ends[j]], temperature, rng)
-                    opened[i].append((after.obs[chosen[j]].astype(np.float16), int(env.seats[i])))
+                if made[i] < moves or (made[i] < moves + later and rng.random() < share):
+                    opened[i].append((after.obs[chosen[j]].astype(np.float16), int(env.seats[i]), made[i]))
                 made[i] += 1
             actions[rows] = after.action[chosen]
         _, _, _, rewards, done = env.step(actions)
         for i in np.flatnonzero(done):
-            for position, seat in opened[i]:
+            for position, seat, decision in opened[i]:
                 obs.append(position)
                 seats.append(seat)
                 results.append(rewards[i].copy())
                 numbers.append(finished)
+                decisions.append(decision)
             opened[i], made[i] = [], 0
             finished += 1
     if not obs:
         raise ConfigError("opening", "no game ended; collect longer (--minutes)")
     target = rotate_to_relative(np.stack(results), np.asarray(seats)).astype(np.float32)
-    return {"obs": np.stack(obs), "target": target, "game": np.asarray(numbers, np.int64)}
+    return {"obs": np.stack(obs), "target": target, "game": np.asarray(numbers, np.int64),
+            "decision": np.asarray(decisions, np.int16)}
 
 
 def save_games(path: Path, data: dict[str, np.ndarray]) -> None:
@@ -100,10 +106,11 @@ def load_games(paths: list[Path]) -> tuple[torch.Tensor, torch.Tensor, np.ndarra
 
 
 def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, batch: int = 512,
-        seed: int = 0) -> tuple[torch.nn.Module, dict[str, Any]]:
-    """A copy of ``model``'s network fitted to the recorded results; the epoch with the lowest held-out loss."""
+        seed: int = 0, threads: int = 0) -> tuple[torch.nn.Module, dict[str, Any]]:
+    """A copy of ``model``'s network fitted to the recorded results; the epoch with the lowest held-out loss,
+    on ``threads`` CPU threads (0: one per core)."""
     net, meta = load_network(model, trainers=("td",))
-    torch.set_num_threads(os.cpu_count() or 1)  # loading for play left one thread
+    torch.set_num_threads(threads or os.cpu_count() or 1)  # loading for play left one thread
     obs, target, held = load_games(paths)
     train, valid = np.flatnonzero(~held), np.flatnonzero(held)
     if len(train) < batch or not len(valid):
@@ -145,10 +152,11 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
 
 
 def _collect_worker(args: tuple) -> str:
-    model, out, seed, moves, temperature, minutes = args
+    model, out, seed, moves, temperature, minutes, later, share = args
     torch.set_num_threads(1)
     path = Path(out) / f"games_{seed}.npz"
-    save_games(path, collect(model, seed=seed, moves=moves, temperature=temperature, minutes=minutes))
+    save_games(path, collect(model, seed=seed, moves=moves, temperature=temperature, minutes=minutes,
+                             later=later, share=share))
     return str(path)
 
 
@@ -160,8 +168,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--moves", type=int, default=8, help="opening decisions drawn (Catan 2p setup: 8)")
     parser.add_argument("--temperature", type=float, default=0.05)
+    parser.add_argument("--later", type=int, default=0,
+                        help="greedy decisions with a choice after the opening also recorded (0: none)")
+    parser.add_argument("--share", type=float, default=1.0, help="share of those decisions recorded")
     parser.add_argument("--epochs", type=int, default=8, help="0: collect only, fit later")
     parser.add_argument("--lr", type=float, default=1e-4)
+    parser.add_argument("--threads", type=int, default=0,
+                        help="CPU threads of the fit (0: one per core; 1 beside another busy process)")
     parser.add_argument("--seed", type=int, default=11, help="first worker's seed; a later call needs new ones")
     args = parser.parse_args()
     if args.minutes < 0:
@@ -169,6 +182,10 @@ def main() -> None:
     for name in ("temperature", "lr"):
         if getattr(args, name) <= 0:
             raise SystemExit(f"--{name} must be > 0, got {getattr(args, name)}")
+    if args.threads < 0:
+        raise SystemExit(f"--threads must be >= 0 (0: one per core), got {args.threads}")
+    if args.later < 0 or not 0 < args.share <= 1:
+        raise SystemExit(f"--later must be >= 0 and --share in (0, 1], got {args.later} and {args.share}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.minutes > 0:
         seeds = range(args.seed, args.seed + args.workers)
@@ -177,7 +194,8 @@ def main() -> None:
             raise SystemExit(f"{args.out} already has the games of seeds {taken}; pass another --seed")
         import multiprocessing
 
-        jobs = [(args.model, str(args.out), s, args.moves, args.temperature, args.minutes) for s in seeds]
+        jobs = [(args.model, str(args.out), s, args.moves, args.temperature, args.minutes, args.later, args.share)
+                for s in seeds]
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             for path in pool.imap_unordered(_collect_worker, jobs):
                 print(f"wrote {path}", flush=True)
@@ -187,7 +205,7 @@ def main() -> None:
     if not paths:
         raise SystemExit(f"{args.out} has no games_*.npz to fit; collect first (--minutes > 0)")
     try:
-        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr)
+        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr, threads=args.threads)
     except ConfigError as exc:
         raise SystemExit(str(exc)) from None
     print(f"wrote {save_network(args.out / 'opening', net, meta)}")
