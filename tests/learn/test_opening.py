@@ -85,6 +85,13 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     assert agent.early == 20 and agent.early_search.evaluator.net.state_dict().keys() == expected.keys()
     assert all(torch.equal(agent.early_search.evaluator.net.state_dict()[k], expected[k]) for k in expected)
     assert make_agent("best:fast", game).early == 0
+    # exported again with one setting given, a shipped model keeps its other settings and its opening network
+    again = export_model(shipped, play={"sims": 5, "fast": {"depth": 2}}, out_dir=tmp_path / "again", name="m")
+    stored = read_metadata(shipped)
+    assert read_metadata(again)["play"] == {**stored["play"], "sims": 5, "fast": {**stored["play"]["fast"], "depth": 2}}
+    assert read_metadata(again)["notes"] == {"opening": stored["notes"]["opening"]}
+    assert ((tmp_path / "again" / "m.opening.safetensors").read_bytes()
+            == (tmp_path / "catan" / "model-2p.opening.safetensors").read_bytes())
     # a network of another shape is refused and nothing is written
     other = _td_model(tmp_path / "run" / "x", game, hidden=12)
     with pytest.raises(CheckpointError, match="not the shape"):

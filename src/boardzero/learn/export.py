@@ -8,8 +8,12 @@ it with (``--sims`` for AlphaZero models, ``--play KEY=VALUE`` for any, ``fast.`
 keys for ``best:fast``), and the run's step, ratings and config for the record.
 ``source`` names the checkpoint by its run folder and file
 (``catan_td/checkpoints/step_00041000.json``), not by where the run lay on the
-machine that exported it; a shipped model exported again (e.g. to add an
-opening network) keeps the source it names.
+machine that exported it. A shipped model exported again keeps what it had
+unless told otherwise: the source it names, its play settings (each ``--play``
+key replaces its own), and its opening network and notes (``--opening`` ships
+another):
+
+    python -m boardzero.learn.export src/boardzero/models/catan/model-2p.json --name model-2p --play sims=96
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 from boardzero.agents.best import MODELS_DIR
 from boardzero.core.errors import CheckpointError
 from boardzero.learn.config import toml_value
-from boardzero.nn.checkpoint import load_network, resolve_checkpoint, save_network
+from boardzero.nn.checkpoint import load_network, read_extra, resolve_checkpoint, save_network
 
 
 def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool = False, out_dir: Path | None = None,
@@ -30,7 +34,8 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
 
     A run directory gives its best network (``checkpoints/best.json``) unless ``latest``. ``opening``: a TD
     checkpoint of the same network shape (``boardzero.learn.opening``) shipped beside it as the extra
-    ``opening``, whose values ``best`` searches the opening with.
+    ``opening``, whose values ``best`` searches the opening with. A shipped model (one with play settings) keeps
+    its settings under ``play``'s and its opening network where ``opening`` is None.
     """
     checkpoint = Path(checkpoint)
     best = checkpoint / "checkpoints" / "best.json"
@@ -40,11 +45,14 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
     out_dir = Path(out_dir) if out_dir is not None else MODELS_DIR / meta["game"]
     keep = {k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer")
             if k in meta}
-    keep["play"] = play
+    keep["play"] = merge_play(meta.get("play", {}), play)
     keep["source"] = meta.get("source") or source_label(source)  # a shipped model exported again keeps its own
+    kept_opening = read_extra(source, meta, "opening") if opening is None else None
+    if kept_opening is not None:
+        keep["notes"] = {"opening": meta.get("notes", {}).get("opening", {})}
     if notes:
-        keep["notes"] = notes
-    extras = None
+        keep["notes"] = {**keep.get("notes", {}), **notes}
+    extras = {"opening": kept_opening} if kept_opening is not None else None
     if opening is not None:
         opening_net, opening_meta = load_network(opening, trainers=("td",))
         if opening_net.spec.to_dict() != net.spec.to_dict() or opening_meta["game"] != meta["game"]:
@@ -63,6 +71,14 @@ def source_label(checkpoint: Path) -> str:
     if checkpoint.parent.name == "checkpoints":
         return Path(*checkpoint.parts[-3:]).as_posix()
     return checkpoint.name
+
+
+def merge_play(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """``stored`` with each key of ``given`` in its place (``fast`` merged key by key), both left unchanged."""
+    merged = {**stored, **given}
+    if isinstance(stored.get("fast"), dict) and isinstance(given.get("fast"), dict):
+        merged["fast"] = {**stored["fast"], **given["fast"]}
+    return merged
 
 
 def parse_play(pairs: list[str]) -> dict[str, Any]:
