@@ -34,8 +34,8 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
 
     A run directory gives its best network (``checkpoints/best.json``) unless ``latest``. ``opening``: a TD
     checkpoint of the same network shape (``boardzero.learn.opening``) shipped beside it as the extra
-    ``opening``, whose values ``best`` searches the opening with. A shipped model (one with play settings) keeps
-    its settings under ``play``'s and its opening network where ``opening`` is None.
+    ``opening``, whose values ``best`` searches the opening with. A shipped model (one with play settings)
+    exported again keeps each setting ``play`` does not name, and its opening network where ``opening`` is None.
     """
     checkpoint = Path(checkpoint)
     best = checkpoint / "checkpoints" / "best.json"
