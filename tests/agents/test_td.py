@@ -68,15 +68,19 @@ def _searches_used(game, agent, names, count):
             return result
 
         searcher.search = counted
-    rng = np.random.default_rng(0)
+    _self_play(game, agent, lambda state: len(used) >= count, np.random.default_rng(0))
+    return used
+
+
+def _self_play(game, agent, done, rng):
+    """The agent in every seat of one game (board seed 5), chance drawn from ``rng``, until ``done(state)``."""
     state = game.new_state(seed=5)
-    while len(used) < count:
+    while not done(state):
         player = state.current_player
         if player == CHANCE:
             state.apply(sample_chance(state, rng))
         else:
             state.apply(agent.act(SeatView(state, player), rng))
-    return used
 
 
 def test_the_opening_search_plays_the_games_first_decisions_only():
@@ -141,20 +145,13 @@ def test_early_moves_past_the_opening_are_valued_by_the_opening_network():
     assert {name for made, name, _ in used if made >= 30} == {"search"}
     # played greedily (no search), the opening network values the early moves
     greedy = TDAgent(game, main, opening=8, opening_sims=12, precision="float32", opening_net=opening, early=30)
-    seen = []
-    original = greedy._values
-    greedy._values = lambda after, seat, net: seen.append(net) or original(after, seat, net)
-    state, rng = game.new_state(seed=5), np.random.default_rng(1)
-    while len(state.history) < 60:
-        player = state.current_player
-        if player == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        made, before = len(state.history), len(seen)
-        state.apply(greedy.act(SeatView(state, player), rng))
-        if len(seen) > before and made >= 8:
-            assert seen[-1] is (opening if made < 30 else main)
-    assert main in seen and opening in seen
+    made, seen = [0], []  # the history length of the move being chosen; (that length, network) of each valuation
+    act, values = greedy.act, greedy._values
+    greedy.act = lambda view, rng: made.__setitem__(0, len(view.history)) or act(view, rng)
+    greedy._values = lambda after, seat, net: seen.append((made[0], net)) or values(after, seat, net)
+    _self_play(game, greedy, lambda state: len(state.history) >= 60, np.random.default_rng(1))
+    assert all(net is (opening if at < 30 else main) for at, net in seen if at >= 8)
+    assert {id(net) for _, net in seen} == {id(main), id(opening)}
     for options in ({"early": 30}, {"early": 8, "opening_net": opening}, {"early": -1, "opening_net": opening}):
         with pytest.raises(ConfigError, match=r"td\.early"):
             TDAgent(game, main, sims=4, opening=8, opening_sims=12, **options)

@@ -74,10 +74,12 @@ def source_label(checkpoint: Path) -> str:
 
 
 def merge_play(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
-    """``stored`` with each key of ``given`` in its place (``fast`` merged key by key), both left unchanged."""
+    """``stored`` with each key of ``given`` in its place, a table (``fast``) merged key by key; both left
+    unchanged."""
     merged = {**stored, **given}
-    if isinstance(stored.get("fast"), dict) and isinstance(given.get("fast"), dict):
-        merged["fast"] = {**stored["fast"], **given["fast"]}
+    for key, value in given.items():
+        if isinstance(value, dict) and isinstance(stored.get(key), dict):
+            merged[key] = {**stored[key], **value}
     return merged
 
 
