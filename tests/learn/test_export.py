@@ -1,4 +1,7 @@
+import pytest
+
 from boardzero.agents.az import AZAgent, PolicyAgent
+from boardzero.core.errors import ConfigError
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 from boardzero.learn.export import export_model, parse_play
@@ -27,3 +30,14 @@ def test_export_writes_a_shipped_model_that_names_its_checkpoint_by_run_and_file
 def test_play_settings_are_read_as_toml_values_so_flags_stay_booleans():
     assert parse_play(["sims=32", "prior=0.02", "infoset=true", "fast.depth=1", "observer=mover"]) == {
         "sims": 32, "prior": 0.02, "infoset": True, "fast": {"depth": 1}, "observer": "mover"}
+
+
+@pytest.mark.parametrize("pairs", [["sims"], ["=3"], ["fast..depth=1"], ["a.b.c=1"]])
+def test_malformed_play_settings_name_the_flag_and_the_form(pairs):
+    with pytest.raises(ConfigError, match="--play: .* e.g. sims=96"):
+        parse_play(pairs)
+
+
+def test_a_play_value_cannot_also_be_a_table():
+    with pytest.raises(ConfigError, match="fast: is not a table"):
+        parse_play(["fast=1", "fast.depth=2"])

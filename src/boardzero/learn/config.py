@@ -307,17 +307,19 @@ def toml_value(text: str) -> Any:
         return text.strip()
 
 
-def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str], flag: str = "--set",
+                    examples: str = "train.lr=0.0001 or game_options.players=3") -> dict[str, Any]:
     """A copy of parsed config ``data`` with each ``section.field=value`` (or ``field=value`` at the top level)
-    set; the value is read as TOML (``0.0003``, ``true``, ``["heuristic"]``), else taken as a plain string."""
+    set; the value is read as TOML (``0.0003``, ``true``, ``["heuristic"]``), else taken as a plain string.
+    ``flag`` and ``examples`` name the command-line option in errors."""
     data = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
     for override in overrides:
         key, sep, text = override.partition("=")
         key = key.strip()
         parts = key.split(".")
         if not sep or not all(parts) or len(parts) > 2:
-            raise ConfigError("--set", f"{override!r} is not of the form section.field=value or field=value, "
-                                       "e.g. train.lr=0.0001 or game_options.players=3")
+            raise ConfigError(flag, f"{override!r} is not of the form section.field=value or field=value, "
+                                    f"e.g. {examples}")
         value = toml_value(text)
         if len(parts) == 1:
             data[key] = value

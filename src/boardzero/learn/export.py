@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from boardzero.agents.best import MODELS_DIR
-from boardzero.core.errors import CheckpointError
-from boardzero.learn.config import toml_value
+from boardzero.core.errors import BoardzeroError, CheckpointError
+from boardzero.learn.config import apply_overrides
 from boardzero.nn.checkpoint import load_network, read_extra, resolve_checkpoint, save_network
 
 
@@ -84,20 +84,9 @@ def merge_play(stored: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse_play(pairs: list[str]) -> dict[str, Any]:
-    """``["depth=3", "fast.depth=1", "infoset=true"]`` -> ``{"depth": 3, "fast": {"depth": 1}, "infoset": True}``
-    (each value read as TOML where it parses, else kept as a string)."""
-    play: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"--play expects KEY=VALUE, got {pair!r}")
-        parsed = toml_value(value)
-        target = play
-        *parents, leaf = key.split(".")
-        for parent in parents:
-            target = target.setdefault(parent, {})
-        target[leaf] = parsed
-    return play
+    """``["sims=96", "fast.depth=1", "infoset=true"]`` -> ``{"sims": 96, "fast": {"depth": 1}, "infoset": True}``
+    (each value read as TOML where it parses, else kept as a string; see ``learn.config.apply_overrides``)."""
+    return apply_overrides({}, pairs, flag="--play", examples="sims=96 or fast.depth=1")
 
 
 def main() -> None:
@@ -113,13 +102,16 @@ def main() -> None:
     parser.add_argument("--opening", default=None, help="a network fitted by boardzero.learn.opening, shipped for "
                                                         "the opening search")
     args = parser.parse_args()
-    play = parse_play(args.play)
-    if args.sims is not None:
-        play["sims"] = args.sims
-    if args.c_puct is not None:
-        play["c_puct"] = args.c_puct
-    path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name,
-                        opening=args.opening)
+    try:
+        play = parse_play(args.play)
+        if args.sims is not None:
+            play["sims"] = args.sims
+        if args.c_puct is not None:
+            play["c_puct"] = args.c_puct
+        path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name,
+                            opening=args.opening)
+    except BoardzeroError as exc:
+        raise SystemExit(f"error: {exc}") from None
     print(f"wrote {path} and {path.with_suffix('.safetensors')}")
 
 
