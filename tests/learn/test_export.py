@@ -1,8 +1,8 @@
 import pytest
 
 from boardzero.agents.az import AZAgent, PolicyAgent
-from boardzero.core.errors import ConfigError
 from boardzero.agents.registry import make_agent
+from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.learn.export import export_model, parse_play
 from boardzero.nn import build_network, load_network, save_network, spec_for_game
