@@ -77,19 +77,27 @@ def catan_positions(game, count, rng):
 
 
 class _TimedEvaluator:
-    """Wraps an evaluator and adds up the CPU time spent inside it (observations, network call, priors)."""
+    """Wraps an evaluator and adds up the CPU time spent inside it (observations, network call, priors),
+    through whichever entry the search calls: ``evaluate``, or ``values`` and ``priors`` apart where the
+    evaluator defers its priors."""
+
+    TIMED = ("evaluate", "values", "priors")
 
     def __init__(self, inner):
         self.inner, self.cpu = inner, 0.0
 
-    def evaluate(self, states, *args):
-        began = time.process_time()
-        out = self.inner.evaluate(states, *args)
-        self.cpu += time.process_time() - began
-        return out
-
     def __getattr__(self, name):
-        return getattr(self.inner, name)
+        found = getattr(self.inner, name)
+        if name not in self.TIMED:
+            return found
+
+        def timed_call(*args, **kwargs):
+            began = time.process_time()
+            try:
+                return found(*args, **kwargs)
+            finally:
+                self.cpu += time.process_time() - began
+        return timed_call
 
 
 class _NetworkClock:

@@ -98,3 +98,19 @@ def test_decision_time_bench_times_the_agents_real_decisions():
     row = json.loads(done.stdout.splitlines()[-1])
     assert row["games"] == 3 and row["decisions"] >= 3 and row["players"] == 2
     assert 0 < row["cpu"]["median_ms"] <= row["cpu"]["p95_ms"] <= row["cpu"]["max_ms"]
+
+
+def test_catan_search_split_counts_the_evaluator_however_the_search_calls_it():
+    # the shipped TD model's value priors are asked apart from the values (`values`, `priors`, not `evaluate`):
+    # both must count as evaluator time, so every share lies in [0, 1] and the network is part of the evaluator
+    spec = importlib.util.spec_from_file_location("bench_search", SCRIPT.with_name("search.py"))
+    bench_search = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        spec.loader.exec_module(bench_search)
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    row = bench_search.bench_catan_network_search(2, 2, 4, "float32", shipped=True, prior=0.02)
+    assert row["sims_per_cpu_s"] > 0
+    assert 0 < row["network_share"] <= row["evaluator_share"] <= 1
+    assert row["tree_and_engine_share"] == pytest.approx(1 - row["evaluator_share"])
