@@ -93,6 +93,7 @@ def test_overrides_change_one_field_each_and_leave_the_file_alone(tmp_path):
     ("train..lr=1", "--set"),
     ("a.b.c=1", "--set"),
     ("method=sarsa", "method"),
+    ("method.kind=td", "--set"),
 ])
 def test_a_bad_override_is_named(tmp_path, override, field):
     path = tmp_path / "td.toml"

@@ -39,5 +39,5 @@ def test_malformed_play_settings_name_the_flag_and_the_form(pairs):
 
 
 def test_a_play_value_cannot_also_be_a_table():
-    with pytest.raises(ConfigError, match="fast: is not a table"):
+    with pytest.raises(ConfigError, match="--play: 'fast.depth=2' sets a field of fast, but fast holds 1, not a table"):
         parse_play(["fast=1", "fast.depth=2"])

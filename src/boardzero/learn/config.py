@@ -326,7 +326,8 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str], flag: str = 
             continue
         table = data.setdefault(parts[0], {})
         if not isinstance(table, dict):
-            raise ConfigError(parts[0], f"is not a table, so {key} cannot be set")
+            raise ConfigError(flag, f"{override!r} sets a field of {parts[0]}, but {parts[0]} holds {table!r}, "
+                                    f"not a table")
         table[parts[1]] = value
     return data
 
