@@ -41,6 +41,14 @@ def test_arena_json_reports_every_agent():
     assert len(data["records"]) == 6 and data["records"][0]["index"] == 0
 
 
+def test_arena_with_a_time_limit_says_how_many_games_of_how_many_it_played():
+    proc = run_cli("arena", "connect4", "greedy", "random", "-n", "500", "-w", "1", "--minutes", "0.000001")
+    assert proc.returncode == 0, proc.stderr
+    assert "connect4 — 1 of 500 games (stopped after 1e-06 min), seats rotated" in proc.stdout
+    proc = run_cli("arena", "connect4", "random", "-n", "5", "--minutes", "0")
+    assert proc.returncode != 0 and "--minutes" in proc.stderr and "> 0" in proc.stderr
+
+
 def test_simulate_defaults_to_random_players():
     proc = run_cli("simulate", "kuhn_poker", "-n", "5", "-w", "1")
     assert proc.returncode == 0 and "random" in proc.stdout

@@ -89,3 +89,23 @@ def test_length_spread():
 def test_bad_seed_or_workers_is_a_config_error(keyword, value):
     with pytest.raises(ConfigError, match=f"{keyword}: must be >= "):
         run_arena("connect4", ["random"], num_games=1, **{keyword: value})
+
+
+@pytest.mark.parametrize("minutes", [0, -1.0])
+def test_a_time_limit_must_be_positive(minutes):
+    with pytest.raises(ConfigError, match="minutes: must be > 0"):
+        run_arena("connect4", ["random"], num_games=1, minutes=minutes)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_time_limit_stops_at_the_first_game_to_end_after_it(tmp_path, workers):
+    records = tmp_path / "games.jsonl"
+    stopped = run_arena("connect4", ["greedy", "random"], num_games=200, workers=workers, minutes=1e-9,
+                        records=records)
+    assert len(stopped.games) == 1 and stopped.planned == 200 and stopped.minutes == 1e-9
+    assert stopped.entrants[0].games == 1 and stopped.entrants[0].results == 1
+    assert len(records.read_text().splitlines()) == 1
+    data = stopped.to_dict()
+    assert (data["games"], data["planned"], data["stopped_after_minutes"]) == (1, 200, 1e-9)
+    whole = run_arena("connect4", ["greedy", "random"], num_games=4, workers=1, minutes=60)
+    assert len(whole.games) == 4 and whole.minutes is None and whole.to_dict()["stopped_after_minutes"] is None

@@ -27,6 +27,9 @@ RAY_ADDRESS_OPTION = typer.Option("", "--ray-address", help="Ray cluster address
 JSON_OPTION = typer.Option(False, "--json", help="Print the result as one JSON object (for scripts).")
 OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable).")
 PLAYERS_OPTION = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option.")
+MINUTES_OPTION = checked(None, "--minutes", help="Time limit: stop at the first game to end after this many minutes, "
+                         "drop the games still in play and report those that finished (default: play all)",
+                         minimum=0, above=True)
 RECORDS_OPTION = typer.Option(None, "--records", help="Append every game's record to this JSON-lines file "
                                                        "(replay with `boardzero replay FILE`).")
 
@@ -43,13 +46,14 @@ def arena(
     records: Optional[Path] = RECORDS_OPTION,
     backend: str = BACKEND_OPTION,
     ray_address: str = RAY_ADDRESS_OPTION,
+    minutes: Optional[float] = MINUTES_OPTION,
 ) -> None:
     """Play N games between agents, every seat order rotated evenly, and report win rates with 95 % intervals.
 
     Example: boardzero arena connect4 mcts:sims=200 random -n 200
     """
     result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players), records,
-                                check_backend(backend), ray_address)
+                                check_backend(backend), ray_address, minutes)
     if as_json:
         print(json.dumps(result.to_dict()))
     else:
@@ -68,27 +72,31 @@ def simulate(
     records: Optional[Path] = RECORDS_OPTION,
     backend: str = BACKEND_OPTION,
     ray_address: str = RAY_ADDRESS_OPTION,
+    minutes: Optional[float] = MINUTES_OPTION,
 ) -> None:
     """Simulate N games (random players unless agents are named) and report outcomes and game lengths."""
-    arena(game, agents or ["random"], games, seed, workers, as_json, option, players, records, backend, ray_address)
+    arena(game, agents or ["random"], games, seed, workers, as_json, option, players, records, backend, ray_address,
+          minutes)
 
 
 def _run_with_progress(game: str, agents: list[str], games: int, seed: int, workers: Optional[int],
                        options: dict, records: Optional[Path], backend: str = "local",
-                       ray_address: str = "") -> ArenaResult:
+                       ray_address: str = "", minutes: Optional[float] = None) -> ArenaResult:
     progress = games_progress()
     task = progress.add_task(f"{game}: {' vs '.join(agents)}", total=games)
     try:
         return run_arena(game, agents, num_games=games, options=options, seed=seed, workers=workers,
                          records=records, backend=backend, address=ray_address, on_start=progress.start,
-                         on_result=lambda _: progress.advance(task))
+                         on_result=lambda _: progress.advance(task), minutes=minutes)
     finally:
         progress.stop()
 
 
 def print_report(result: ArenaResult) -> None:
     several = any(e.seats > 1 for e in result.entrants)
-    table = Table(title=f"{result.game} — {len(result.games)} games, seats rotated",
+    played = (f"{len(result.games)} of {result.planned} games (stopped after {result.minutes:g} min)"
+              if result.minutes is not None else f"{len(result.games)} games")
+    table = Table(title=f"{result.game} — {played}, seats rotated",
                   caption="one result per seat: an agent in k seats has k results per game" if several else None)
     for column in ("agent", "seats", "win %", "95 % interval", "wins", "draws", "losses", "mean return"):
         table.add_column(column, justify="left" if column == "agent" else "right",

@@ -18,6 +18,7 @@ game wins, not all of it).
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -79,6 +80,8 @@ class ArenaResult:
     options: dict[str, Any]
     entrants: list[EntrantSummary]
     games: list[GameResult] = field(default_factory=list)
+    planned: int = 0  # games asked for; more than len(games) where a time limit stopped the match
+    minutes: float | None = None  # the time limit that stopped it, else None
 
     @property
     def mean_length(self) -> float:
@@ -95,7 +98,8 @@ class ArenaResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game, "options": self.options, "games": len(self.games),
+            "game": self.game, "options": self.options, "games": len(self.games), "planned": self.planned,
+            "stopped_after_minutes": self.minutes,
             "mean_length": self.mean_length, "length": self.length_spread(), "agents": [e.to_dict() for e in self.entrants],
             "records": [{"index": g.index, "seats": g.seats, "returns": g.returns, "decisions": g.decisions}
                         for g in sorted(self.games, key=lambda g: g.index)],
@@ -157,7 +161,7 @@ def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options
 def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict | None = None, seed: int = 0,
               workers: int | None = None, records: str | Path | None = None, backend: str = "local",
               address: str = "", on_start: Callable[[], None] | None = None,
-              on_result: Callable[[GameResult], None] | None = None) -> ArenaResult:
+              on_result: Callable[[GameResult], None] | None = None, minutes: float | None = None) -> ArenaResult:
     """Play ``num_games`` games and summarise them per entrant; with ``records``, append each game's record
     to that JSON-lines file (``eval.records``) as it finishes.
 
@@ -166,28 +170,43 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
 
     ``on_start`` is called once the game and agents are checked, before the first game (a progress bar
     starts there, so a bad spec fails before anything is drawn).
+
+    ``minutes``: a time limit. The match stops at the first game to end after it; games still being played are
+    dropped (each game is then sent to a worker alone, so every result arrives as it ends), and the summary covers
+    the games that finished, ``planned`` and ``minutes`` saying so. Games end roughly in index order, so the seat
+    orders stay nearly even (``by_seat`` shows how even).
     """
     options = dict(options or {})
     if seed < 0:
         raise ConfigError("seed", f"must be >= 0, got {seed}")
     if workers is not None and workers < 1:
         raise ConfigError("workers", f"must be >= 1 (or None: one per core), got {workers}")
+    if minutes is not None and not minutes > 0:
+        raise ConfigError("minutes", f"must be > 0 (or None: no time limit), got {minutes}")
     game = check_match(game_name, specs, num_games=num_games, options=options)
     check_backend(backend)
     if on_start is not None:
         on_start()
     seat_counts = [seat_entrants(len(specs), game.num_players, 0).count(e) for e in range(len(specs))]
-    result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)])
+    result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)],
+                         planned=num_games)
     tasks = [(i, seed) for i in range(num_games)]
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
     with contextlib.ExitStack() as stack:
         writer = stack.enter_context(RecordWriter(records)) if records is not None else None
-        for game_result in run_tasks(_init_worker, (game_name, options, specs), _play_one, tasks, workers,
-                                     backend=backend, address=address):
+        # closing: a match stopped by its time limit stops its workers, dropping the games in play
+        results = stack.enter_context(contextlib.closing(iter(run_tasks(
+            _init_worker, (game_name, options, specs), _play_one, tasks, workers,
+            chunksize=None if deadline is None else 1, backend=backend, address=address))))
+        for game_result in results:
             _record(result, game_result)
             if writer is not None:
                 writer.write(game_result.record)
             if on_result is not None:
                 on_result(game_result)
+            if deadline is not None and time.monotonic() >= deadline and len(result.games) < num_games:
+                result.minutes = minutes
+                break
     result.games.sort(key=lambda g: g.index)
     return result
 
