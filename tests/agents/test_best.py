@@ -128,3 +128,14 @@ def test_best_opening_sims_overrides_the_stored_opening_search_and_refuses_where
             make_agent(spec, game)
     with pytest.raises(ConfigError, match="only stored settings that search the opening deeper"):
         make_agent("best:opening_sims=5", make("tictactoe"))
+
+
+def test_best_c_puct_overrides_the_stored_exploration_of_every_search():
+    game = make("catan", players=2)
+    stored = make_agent("best", game)
+    assert stored.search.config.c_puct == stored.opening_search.config.c_puct == 1.5
+    agent = make_agent("best:c_puct=3", game)
+    assert agent.search.config.c_puct == agent.opening_search.config.c_puct == 3.0
+    assert agent.search.config.simulations == stored.search.config.simulations  # nothing else changed
+    with pytest.raises(ConfigError, match="best.c_puct: must be >= 0"):
+        make_agent("best:c_puct=-1", game)

@@ -56,7 +56,7 @@ def _opening_net(path: Path, meta: dict[str, Any], net):
 
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
-         batch: int = 0, solver: bool = True) -> Agent:
+         batch: int = 0, c_puct: float = 0.0, solver: bool = True) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
@@ -65,9 +65,10 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     opening_sims: simulations over the opening of a TD model that searches its opening deeper (Catan's setup;
         0: the stored setting), e.g. fewer to keep those moves quick on a slow CPU
     batch: leaves per network call (0: the stored setting)
+    c_puct: exploration constant of its searches, the opening's too (0: the stored setting, else 1.5)
     solver: prove wins and losses from terminal states during the search (AlphaZero models)
     """
-    for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch)):
+    for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct)):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     from boardzero.agents.az import network_agent
@@ -89,11 +90,11 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         depth = 1 if greedy else int(play.get("depth", 1))
         opening = 0 if greedy else int(play.get("opening", 0))
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
-                       sims=0 if greedy else sims or int(play.get("sims", 0)), c_puct=float(play.get("c_puct", 1.5)),
+                       sims=0 if greedy else sims or int(play.get("sims", 0)), c_puct=c_puct or float(play.get("c_puct", 1.5)),
                        prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)),
                        opening=opening, opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
                        opening_net=_opening_net(path, meta, net) if opening else None,
                        early=int(play.get("early", 0)) if opening else 0)
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
-                         c_puct=float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
+                         c_puct=c_puct or float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)
