@@ -195,9 +195,9 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
     with contextlib.ExitStack() as stack:
         writer = stack.enter_context(RecordWriter(records)) if records is not None else None
         # closing: a match stopped by its time limit stops its workers, dropping the games in play
-        results = stack.enter_context(contextlib.closing(iter(run_tasks(
+        results = stack.enter_context(contextlib.closing(run_tasks(
             _init_worker, (game_name, options, specs), _play_one, tasks, workers,
-            chunksize=None if deadline is None else 1, backend=backend, address=address))))
+            chunksize=None if minutes is None else 1, backend=backend, address=address)))
         for game_result in results:
             _record(result, game_result)
             if writer is not None:
