@@ -139,3 +139,11 @@ def test_best_c_puct_overrides_the_stored_exploration_of_every_search():
     assert agent.search.config.simulations == stored.search.config.simulations  # nothing else changed
     with pytest.raises(ConfigError, match="best.c_puct: must be >= 0"):
         make_agent("best:c_puct=-1", game)
+
+
+def test_best_mean_weight_needs_a_second_network_shipped_with_a_td_model():
+    # the shipped Connect 4 model is an AlphaZero network, and a TD model without a second network has none to weigh
+    with pytest.raises(ConfigError, match="best.mean_weight: weighs a second network shipped beside a TD model"):
+        make_agent("best:mean_weight=0.5", make("connect4"))
+    with pytest.raises(ConfigError, match=r"best.mean_weight: .* model-3p.json has none"):
+        make_agent("best:mean_weight=0.5", make("catan", players=3))

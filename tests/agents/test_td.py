@@ -155,3 +155,32 @@ def test_early_moves_past_the_opening_are_valued_by_the_opening_network():
     for options in ({"early": 30}, {"early": 8, "opening_net": opening}, {"early": -1, "opening_net": opening}):
         with pytest.raises(ConfigError, match=r"td\.early"):
             TDAgent(game, main, sims=4, opening=8, opening_sims=12, **options)
+
+
+def test_a_td_agent_averages_the_values_of_the_networks_named_by_mean_with(tmp_path):
+    from boardzero.agents.registry import make_agent
+    from boardzero.nn import save_network
+    from boardzero.nn.ensemble import MeanValueNet
+
+    game = make("catan", players=2)
+    paths = []
+    for seed, hidden in ((0, 16), (1, 16), (2, 24)):
+        torch.manual_seed(seed)
+        net = build_network(spec_for_game(game, "mlp", hidden=hidden, blocks=1))
+        paths.append(save_network(tmp_path / f"n{seed}", net, {"game": "catan", "game_options": game.options_dict(),
+                                                               "trainer": "td"}))
+    agent = make_agent(f"td:{paths[0]},mean_with={paths[1]},mean_weight=0.25", game)
+    assert isinstance(agent.net, MeanValueNet) and agent.net.weights == [0.75, 0.25]
+    state = _decisions(game, 1, seed=2)[0]
+    view = SeatView(state, state.current_player)
+    actions, best, _ = agent.plan(view, np.random.default_rng(0))
+    alone = [make_agent(f"td:{p}", game).plan(view, np.random.default_rng(0))[1] for p in paths[:2]]
+    np.testing.assert_allclose(best, 0.75 * alone[0] + 0.25 * alone[1], atol=1e-5)
+    searching = make_agent(f"td:{paths[0]},mean_with={paths[1]},sims=4,prior=0.02", game)
+    assert searching.search.evaluator.net is searching.net
+    with pytest.raises(ConfigError, match=r"td\.mean_with: network 2 reads"):
+        make_agent(f"td:{paths[0]},mean_with={paths[2]}", game)
+    for spec, field in ((f"td:{paths[0]},mean_weight=0.3", "td.mean_weight"),
+                        (f"td:{paths[0]},mean_with={paths[1]},mean_weight=1", "td.mean_weight")):
+        with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
+            make_agent(spec, game)

@@ -7,7 +7,7 @@ import torch
 
 import boardzero.agents.best as best_module
 from boardzero.agents.registry import make_agent
-from boardzero.core.errors import CheckpointError
+from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn.export import export_model
 from boardzero.learn.opening import collect, fit, save_games
@@ -97,3 +97,42 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     with pytest.raises(CheckpointError, match="not the shape"):
         export_model(model, play={}, out_dir=tmp_path / "other", name="model-2p", opening=other)
     assert not (tmp_path / "other").exists() and shipped.is_file()
+
+
+def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeypatch):
+    from boardzero.nn.ensemble import MeanValueNet
+
+    game = make("catan", players=2, turn_limit=30)
+    model = _td_model(tmp_path / "run" / "m", game, hidden=8)
+    partner = _td_model(tmp_path / "run" / "p", game, hidden=8, seed=1)
+    opening = _td_model(tmp_path / "run" / "o", game, hidden=8, seed=2)
+    shipped = export_model(model, play={**read_metadata(model)["play"], "mean_weight": 0.4}, out_dir=tmp_path / "catan",
+                           name="model-2p", opening=opening, mean_with=partner)
+    assert read_metadata(shipped)["notes"]["mean_with"] == {"source": "p.json"}
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    for spec in ("best", "best:fast", "best:greedy"):
+        agent = make_agent(spec, game)
+        assert isinstance(agent.net, MeanValueNet) and agent.net.weights == pytest.approx([0.6, 0.4])
+        expected = load_network(partner)[0].state_dict()
+        assert all(torch.equal(agent.net.nets[1].state_dict()[k], expected[k]) for k in expected)
+    agent = make_agent("best", game)
+    assert agent.search.evaluator.net is agent.net
+    assert not isinstance(agent.opening_search.evaluator.net, MeanValueNet)  # the opening network stays alone
+    # a share of 0 leaves the second network out: here of the searching best, not of best:fast
+    export_model(shipped, play={"mean_weight": 0, "fast": {"mean_weight": 0.5}}, out_dir=tmp_path / "catan",
+                 name="model-2p")
+    assert not isinstance(make_agent("best", game).net, MeanValueNet)
+    assert isinstance(make_agent("best:fast", game).net, MeanValueNet)
+    assert make_agent("best:mean_weight=0.25", game).net.weights == [0.75, 0.25]  # the stored share overridden
+    assert not isinstance(make_agent("best:fast,mean_weight=0", game).net, MeanValueNet)
+    with pytest.raises(ConfigError, match=r"mean_weight: the share .* between 0 and 1"):
+        make_agent("best:mean_weight=1.5", game)
+    # exported again without it, the model keeps both networks; a partner of another shape is refused
+    again = export_model(shipped, play={"sims": 5}, out_dir=tmp_path / "again", name="m")
+    assert set(read_metadata(again)["extras"]) == {"opening", "mean_with"}
+    assert ((tmp_path / "again" / "m.mean_with.safetensors").read_bytes()
+            == (tmp_path / "catan" / "model-2p.mean_with.safetensors").read_bytes())
+    other = _td_model(tmp_path / "run" / "x", game, hidden=12)
+    with pytest.raises(CheckpointError, match="not the shape"):
+        export_model(model, play={}, out_dir=tmp_path / "other", name="model-2p", mean_with=other)
+    assert not (tmp_path / "other").exists()

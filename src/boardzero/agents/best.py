@@ -7,6 +7,10 @@ which method made it (``trainer``) and how it plays (``play``: e.g.
 ``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` or ``{"sims": 32, "prior": 0.02}`` for a TD
 value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions,
 ``"early"`` for the opening network's reach past them, and ``"fast"``: lighter settings for ``best:fast``).
+A TD model may ship a second network of its shape beside it (the extra ``mean_with``): ``best`` then reads
+the mean of both networks' values everywhere but the opening search (``"mean_weight"``: the second's share,
+0.5 unless stored; 0 leaves it out, e.g. ``{"mean_weight": 0, "fast": {"mean_weight": 0.5}}`` averages in
+``best:fast`` alone).
 """
 
 from __future__ import annotations
@@ -39,24 +43,25 @@ def shipped_model(game: Game) -> Path:
     raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
 
 
-def _opening_net(path: Path, meta: dict[str, Any], net):
-    """The model's shipped opening network (its extra ``opening``), or None where it has none."""
+def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
+    """The model's network shipped beside it as the extra ``name`` (``opening``, ``mean_with``), or None where
+    it has none."""
     from boardzero.nn.checkpoint import load_state, read_extra
     from boardzero.nn.nets import build_network
 
     try:
-        tensors = read_extra(path, meta, "opening")
+        tensors = read_extra(path, meta, name)
         if tensors is None:
             return None
-        opening = build_network(net.spec)
-        load_state(opening, tensors, path)
+        extra = build_network(net.spec)
+        load_state(extra, tensors, path)
     except CheckpointError as exc:
         raise ConfigError("agent best", str(exc)) from None
-    return opening.eval()
+    return extra.eval()
 
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
-         batch: int = 0, c_puct: float = 0.0, solver: bool = True) -> Agent:
+         batch: int = 0, c_puct: float = 0.0, solver: bool = True, mean_weight: float = -1.0) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
@@ -67,12 +72,14 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     batch: leaves per network call (0: the stored setting)
     c_puct: exploration constant of its searches, the opening's too (0: the stored setting, else 1.5)
     solver: prove wins and losses from terminal states during the search (AlphaZero models)
+    mean_weight: the share of a TD model's second network in the mean of their values (-1: the stored setting;
+        0: the model's own network alone)
     """
     for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct)):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     from boardzero.agents.az import network_agent
-    from boardzero.agents.td import TDAgent
+    from boardzero.agents.td import TDAgent, mean_of
 
     path = shipped_model(game)
     try:
@@ -89,13 +96,24 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     if meta.get("trainer", "alphazero") == "td":
         depth = 1 if greedy else int(play.get("depth", 1))
         opening = 0 if greedy else int(play.get("opening", 0))
+        opening_net = _extra_net(path, meta, net, "opening") if opening else None
+        partner = _extra_net(path, meta, net, "mean_with")
+        share = float(play.get("mean_weight", 0.5)) if mean_weight == -1 else mean_weight
+        if mean_weight != -1 and partner is None:
+            raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside the model; "
+                                                        f"{path.name} has none")
+        if partner is not None and share != 0:
+            net = mean_of(net, [partner], share, where=f"agent best ({path.name})")
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
                        sims=0 if greedy else sims or int(play.get("sims", 0)),
                        c_puct=c_puct or float(play.get("c_puct", 1.5)),
                        prior=float(play.get("prior", 0.0)), infoset=bool(play.get("infoset", False)),
                        opening=opening, opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
-                       opening_net=_opening_net(path, meta, net) if opening else None,
+                       opening_net=opening_net,
                        early=int(play.get("early", 0)) if opening else 0)
+    if mean_weight != -1:
+        raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
+                                                    f"{path.name} is not one")
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=c_puct or float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)

@@ -26,6 +26,10 @@ setup, get a deeper look than the rest. With ``opening_net`` (a network fitted
 to game results, ``boardzero.learn.opening``) that search reads its values, and with
 ``early`` > ``opening`` so does every decision until the public history is
 ``early`` long (searched with ``sims`` or played greedily, as the others).
+
+With ``mean_with`` the network is the mean of its values and other networks'
+(``nn.ensemble``) wherever it is read: greedy, planning, searching. The
+opening network stays alone.
 """
 
 from __future__ import annotations
@@ -79,6 +83,18 @@ class ValuePriorEvaluator(ValueEvaluator):
             priors[i] = 0.0
             priors[i, part.action] = weights / weights.sum()
         return priors
+
+
+def mean_of(net: nn.Module, others: list[nn.Module], weight: float, where: str = "agent td") -> nn.Module:
+    """``net`` with ``others`` averaged in (``nn.ensemble``), the others' share ``weight`` (split equally);
+    ``where`` names the setting in errors."""
+    from boardzero.nn.ensemble import MeanValueNet
+
+    if not 0 < weight < 1:
+        raise ConfigError(f"{where}.mean_weight", f"the share of the averaged-in networks must lie between 0 and 1 "
+                                                  f"(exclusive), got {weight}")
+    shares = [1 - weight] + [weight / len(others)] * len(others)
+    return MeanValueNet([net, *others], shares, what=f"{where}.mean_with").eval()
 
 
 class TDAgent(Agent):
@@ -199,7 +215,8 @@ class TDAgent(Agent):
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, opening: int = 0,
-       opening_sims: int = 0, opening_model: str = "", early: int = 0) -> Agent:
+       opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
+       mean_weight: float = 0.5) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -217,10 +234,18 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     opening_sims: simulations of that opening search (with the settings above)
     opening_model: a second TD checkpoint whose values (and priors) guide that opening search instead
     early: > opening: that checkpoint also values every move until the public history is this long (0: none)
+    mean_with: other TD checkpoints of the same network shape, joined by +, whose values are averaged with this
+        one's everywhere but the opening model's moves (an ensemble; e.g. a run's parent checkpoint)
+    mean_weight: the share of those others in the mean, between 0 and 1 (0.5: as much as this one)
     """
     from boardzero.agents.az import load_for_play
 
     opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
-    return TDAgent(game, load_for_play(game, path, trainers=("td",)), depth=depth, width=width, sims=sims,
+    net = load_for_play(game, path, trainers=("td",))
+    if mean_with:
+        net = mean_of(net, [load_for_play(game, p, trainers=("td",)) for p in mean_with.split("+")], mean_weight)
+    elif mean_weight != 0.5:
+        raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
+    return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, opening=opening,
                    opening_sims=opening_sims, opening_net=opening_net, early=early)

@@ -10,8 +10,8 @@ keys for ``best:fast``), and the run's step, ratings and config for the record.
 (``catan_td/checkpoints/step_00041000.json``), not by where the run lay on the
 machine that exported it. A shipped model exported again keeps what it had
 unless told otherwise: the source it names, its play settings (each ``--play``
-key replaces its own), and its opening network and notes (``--opening`` ships
-another):
+key replaces its own), and its opening network, its averaged-in network (``--mean-with``)
+and their notes (``--opening`` and ``--mean-with`` ship others):
 
     python -m boardzero.learn.export src/boardzero/models/catan/model-2p.json --name model-2p --play sims=96
 """
@@ -29,13 +29,16 @@ from boardzero.nn.checkpoint import load_network, read_extra, resolve_checkpoint
 
 
 def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool = False, out_dir: Path | None = None,
-                 name: str = "model", notes: dict[str, Any] | None = None, opening: str | Path | None = None) -> Path:
+                 name: str = "model", notes: dict[str, Any] | None = None, opening: str | Path | None = None,
+                 mean_with: str | Path | None = None) -> Path:
     """Write ``<name>.safetensors`` + ``<name>.json`` for the checkpoint's game; returns the JSON path.
 
     A run directory gives its best network (``checkpoints/best.json``) unless ``latest``. ``opening``: a TD
     checkpoint of the same network shape (``boardzero.learn.opening``) shipped beside it as the extra
-    ``opening``, whose values ``best`` searches the opening with. A shipped model (one with play settings)
-    exported again keeps each setting ``play`` does not name, and its opening network where ``opening`` is None.
+    ``opening``, whose values ``best`` searches the opening with. ``mean_with``: another TD checkpoint of that
+    shape shipped as the extra ``mean_with``, whose values ``best`` averages with the model's (``nn.ensemble``).
+    A shipped model (one with play settings) exported again keeps each setting ``play`` does not name, and each
+    such network not given again.
     """
     checkpoint = Path(checkpoint)
     best = checkpoint / "checkpoints" / "best.json"
@@ -47,22 +50,26 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
             if k in meta}
     keep["play"] = merge_play(meta.get("play", {}), play)
     keep["source"] = meta.get("source") or source_label(source)  # a shipped model exported again keeps its own
-    kept_opening = read_extra(source, meta, "opening") if opening is None else None
-    if kept_opening is not None:
-        keep["notes"] = {"opening": meta.get("notes", {}).get("opening", {})}
-    if notes:
-        keep["notes"] = {**keep.get("notes", {}), **notes}
-    extras = {"opening": kept_opening} if kept_opening is not None else None
-    if opening is not None:
-        opening_net, opening_meta = load_network(opening, trainers=("td",))
-        if opening_net.spec.to_dict() != net.spec.to_dict() or opening_meta["game"] != meta["game"]:
-            raise CheckpointError(f"{opening}: its network ({opening_meta['game']}, {opening_net.spec.to_dict()}) "
-                                  f"is not the shape of {source}'s; an opening network is fitted from the model")
-        extras = {"opening": opening_net.state_dict()}
-        keep["notes"] = {**keep.get("notes", {}),  # a new dict: the caller's ``notes`` stays as it was
-                         "opening": {"source": source_label(resolve_checkpoint(opening)),
-                                     **opening_meta.get("notes", {}).get("opening_fit", {})}}
-    return save_network(out_dir / name, net, keep, extras)
+    extras, kept_notes = {}, {}
+    for role, given in (("opening", opening), ("mean_with", mean_with)):
+        if given is None:
+            kept = read_extra(source, meta, role)
+            if kept is not None:
+                extras[role], kept_notes[role] = kept, meta.get("notes", {}).get(role, {})
+            continue
+        extra_net, extra_meta = load_network(given, trainers=("td",))
+        if extra_net.spec.to_dict() != net.spec.to_dict() or extra_meta["game"] != meta["game"]:
+            raise CheckpointError(f"{given}: its network ({extra_meta['game']}, {extra_net.spec.to_dict()}) is not "
+                                  f"the shape of {source}'s; a network shipped beside a model must share its shape")
+        extras[role] = extra_net.state_dict()
+        label = source_label(resolve_checkpoint(given))
+        kept_notes[role] = ({"source": label, **extra_meta.get("notes", {}).get("opening_fit", {})} if role == "opening"
+                            # a shipped or kept checkpoint names the run it came from
+                            else {"source": extra_meta.get("source") or label,
+                                  **({"step": extra_meta["step"]} if "step" in extra_meta else {})})
+    if kept_notes or notes:
+        keep["notes"] = {**kept_notes, **(notes or {})}  # a new dict: the caller's ``notes`` stays as it was
+    return save_network(out_dir / name, net, keep, extras or None)
 
 
 def source_label(checkpoint: Path) -> str:
@@ -101,6 +108,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="directory (default: the package's models/<game>)")
     parser.add_argument("--opening", default=None, help="a network fitted by boardzero.learn.opening, shipped for "
                                                         "the opening search")
+    parser.add_argument("--mean-with", default=None, help="another TD network of the same shape, shipped beside the "
+                                                          "model; best averages their values")
     args = parser.parse_args()
     try:
         play = parse_play(args.play)
@@ -109,7 +118,7 @@ def main() -> None:
         if args.c_puct is not None:
             play["c_puct"] = args.c_puct
         path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name,
-                            opening=args.opening)
+                            opening=args.opening, mean_with=args.mean_with)
     except BoardzeroError as exc:
         raise SystemExit(f"error: {exc}") from None
     print(f"wrote {path} and {path.with_suffix('.safetensors')}")
