@@ -97,8 +97,9 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         depth = 1 if greedy else int(play.get("depth", 1))
         opening = 0 if greedy else int(play.get("opening", 0))
         opening_net = _extra_net(path, meta, net, "opening") if opening else None
-        partner = _extra_net(path, meta, net, "mean_with")
         share = float(play.get("mean_weight", 0.5)) if mean_weight == -1 else mean_weight
+        # read (and checksummed) only where it is used or named: the shipped 2-player best stores a share of 0
+        partner = _extra_net(path, meta, net, "mean_with") if share != 0 or mean_weight != -1 else None
         if mean_weight != -1 and partner is None:
             raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside the model; "
                                                         f"{path.name} has none")

@@ -63,10 +63,11 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
                                   f"the shape of {source}'s; a network shipped beside a model must share its shape")
         extras[role] = extra_net.state_dict()
         label = source_label(resolve_checkpoint(given))
-        kept_notes[role] = ({"source": label, **extra_meta.get("notes", {}).get("opening_fit", {})} if role == "opening"
-                            # a shipped or kept checkpoint names the run it came from
-                            else {"source": extra_meta.get("source") or label,
-                                  **({"step": extra_meta["step"]} if "step" in extra_meta else {})})
+        if role == "opening":
+            kept_notes[role] = {"source": label, **extra_meta.get("notes", {}).get("opening_fit", {})}
+        else:  # a shipped or kept checkpoint names the run it came from
+            kept_notes[role] = {"source": extra_meta.get("source") or label,
+                                **{k: extra_meta[k] for k in ("step",) if k in extra_meta}}
     if kept_notes or notes:
         keep["notes"] = {**kept_notes, **(notes or {})}  # a new dict: the caller's ``notes`` stays as it was
     return save_network(out_dir / name, net, keep, extras or None)
