@@ -62,6 +62,37 @@ def test_the_fit_keeps_its_best_held_out_epoch_and_learns_the_results(tmp_path):
     assert load_network(path, game=game, trainers=("td",))[0].spec == net.spec
 
 
+def _first_move_positions(game, net):
+    """The afterstates of tic-tac-toe's first move and ``net``'s values of them for the mover."""
+    env = game.batched(1, seed=0, observation_key=net.spec.observation_key)
+    env.reset()
+    after = env.afterstates(np.array([0]))
+    return after.obs, net.values(torch.from_numpy(after.obs)).detach().numpy()[:, 0]
+
+
+def test_a_drawing_network_picks_the_opening_moves_and_the_fit_can_start_from_it(tmp_path):
+    game = make("tictactoe")
+    model = _td_model(tmp_path / "m", game, seed=0)
+    drawer_path = _td_model(tmp_path / "d", game, seed=5)
+    drawer = load_network(drawer_path)[0]
+    positions, by_drawer = _first_move_positions(game, drawer)
+    _, by_model = _first_move_positions(game, load_network(model)[0])
+    assert np.argmax(by_drawer) != np.argmax(by_model)  # the two networks open differently
+    for draws, values in (("", by_model), (str(drawer_path), by_drawer)):
+        data = collect(str(model), seed=2, moves=1, temperature=1e-6, games=12, batch=4, draws=draws)
+        first = data["obs"].astype(np.float32)
+        assert np.array_equal(first, np.repeat(positions[[np.argmax(values)]], len(first), axis=0))
+    games = [tmp_path / "games_2.npz"]  # varied games to fit (a near-greedy tic-tac-toe game repeats itself)
+    save_games(games[0], collect(str(model), seed=2, moves=3, temperature=0.5, games=100, batch=16, draws=str(drawer_path)))
+    _, meta = fit(str(model), games, epochs=1, lr=1e-3, batch=4, init=str(drawer_path))
+    report = meta["notes"]["opening_fit"]
+    assert report["init"] == str(drawer_path) and meta["trainer"] == "td" and len(report["held_out_mse"]) == 2
+    # epoch 0 is the network the fit started from: the drawer's held-out loss, not the model's
+    as_drawer = fit(str(drawer_path), games, epochs=0, batch=4)[1]["notes"]["opening_fit"]["held_out_mse"][0]
+    as_model = fit(str(model), games, epochs=0, batch=4)[1]["notes"]["opening_fit"]["held_out_mse"][0]
+    assert report["held_out_mse"][0] == as_drawer != as_model
+
+
 def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, monkeypatch):
     game = make("catan", players=2, turn_limit=30)
     model = _td_model(tmp_path / "run" / "m", game, hidden=8)

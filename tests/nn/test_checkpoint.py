@@ -136,3 +136,19 @@ def test_an_extra_file_with_one_byte_flipped_is_refused(tmp_path, name):
     flip_byte(extra_path(path, name), offset_from_end=1)
     with pytest.raises(CheckpointError, match=f"step_00000007.{name}.safetensors: contents do not match the checksum"):
         read_extra(path, meta, name)
+
+
+def test_path_hash_name_loads_the_network_a_checkpoint_keeps_as_an_extra(tmp_path):
+    game = make("tictactoe")
+    torch.manual_seed(0)
+    main, second = (build_network(spec_for_game(game, "mlp", hidden=8, blocks=1)).eval() for _ in range(2))
+    path = save_network(tmp_path / "model", main, {"game": game.name, "game_options": {}},
+                        extras={"opening": second.state_dict(), "optim": {"state.0.exp_avg": np.ones(5, np.float32)}})
+    obs, mask = torch.rand(4, 18), torch.ones(4, 9, dtype=torch.bool)
+    loaded, _ = load_network(f"{path}#opening", game=game)
+    assert torch.equal(loaded(obs, mask)[1], second(obs, mask)[1])
+    assert not torch.equal(loaded(obs, mask)[1], main(obs, mask)[1])
+    with pytest.raises(CheckpointError, match="has no extra network 'mean_with' \\(its extras: opening, optim\\)"):
+        load_network(f"{path}#mean_with", game=game)
+    with pytest.raises(CheckpointError, match="weights do not match the network spec"):
+        load_network(f"{path}#optim", game=game)  # an extra that is no network

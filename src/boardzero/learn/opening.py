@@ -26,13 +26,14 @@ import io
 import os
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from boardzero.core.errors import ConfigError
+from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn.td import afterstate_values, segment_argmax, softmax_draw
 from boardzero.nn.checkpoint import atomic_write_bytes, load_network, save_network
@@ -40,14 +41,16 @@ from boardzero.nn.evaluator import rotate_to_relative
 
 
 def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: float = 0.0, games: int = 0,
-            batch: int = 256, later: int = 0, share: float = 1.0) -> dict[str, np.ndarray]:
-    """Self-play of ``model`` with its first ``moves`` decisions drawn at ``temperature``, for ``minutes`` or
+            batch: int = 256, later: int = 0, share: float = 1.0, draws: str = "") -> dict[str, np.ndarray]:
+    """Self-play of ``model`` with its first ``moves`` decisions drawn at ``temperature`` from the softmax of its
+    values, or of the network ``draws`` names (e.g. an opening network fitted before), for ``minutes`` or
     until ``games`` games ended: ``obs`` [N, ...] (float16) of each opening move's position as its mover
     sees it, ``target`` [N, P] the game's returns relative to that mover, ``game`` [N] a game number,
     ``decision`` [N] the move's number among the game's decisions with a choice. The ``later`` greedy decisions
     that follow the opening are recorded too, each with probability ``share``."""
     net, meta = load_network(model, trainers=("td",))
     game = make(meta["game"], **meta.get("game_options", {}))
+    drawer = load_network(draws, game=game, trainers=("td",))[0] if draws else net
     rng = np.random.default_rng(seed)
     env = game.batched(batch, seed=seed, observation_key=net.spec.observation_key)
     env.reset()
@@ -63,8 +66,14 @@ def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: f
             values = afterstate_values(net, after, env.seats[after.row])[:, 0]
             chosen = segment_argmax(values, after.starts)
             ends = np.r_[after.starts[1:], len(after.row)]
+            opening = np.array([made[i] < moves for i in rows])
+            if drawer is not net and opening.any():  # the drawing network values the opening rows' moves
+                idx = np.concatenate([np.arange(after.starts[j], ends[j]) for j in np.flatnonzero(opening)])
+                part = SimpleNamespace(obs=after.obs[idx], terminal=after.terminal[idx], returns=after.returns[idx])
+                values = values.copy()
+                values[idx] = afterstate_values(drawer, part, env.seats[after.row[idx]])[:, 0]
             for j, i in enumerate(rows):
-                if made[i] < moves:
+                if opening[j]:
                     chosen[j] = after.starts[j] + softmax_draw(values[after.starts[j]:ends[j]], temperature, rng)
                 if made[i] < moves or (made[i] < moves + later and rng.random() < share):
                     opened[i].append((after.obs[chosen[j]].astype(np.float16), int(env.seats[i]), made[i]))
@@ -106,10 +115,13 @@ def load_games(paths: list[Path]) -> tuple[torch.Tensor, torch.Tensor, np.ndarra
 
 
 def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, batch: int = 512,
-        seed: int = 0, threads: int = 0) -> tuple[torch.nn.Module, dict[str, Any]]:
-    """A copy of ``model``'s network fitted to the recorded results; the epoch with the lowest held-out loss,
-    on ``threads`` CPU threads (0: one per core)."""
+        seed: int = 0, threads: int = 0, init: str = "") -> tuple[torch.nn.Module, dict[str, Any]]:
+    """A copy of ``model``'s network, or of the network ``init`` names (e.g. ``model.json#opening``, to go on
+    from an opening network fitted before), fitted to the recorded results; the epoch with the lowest held-out
+    loss (epoch 0: the network as it started), on ``threads`` CPU threads (0: one per core)."""
     net, meta = load_network(model, trainers=("td",))
+    if init:
+        net = load_network(init, game=make(meta["game"], **meta.get("game_options", {})), trainers=("td",))[0]
     torch.set_num_threads(threads or os.cpu_count() or 1)  # loading for play left one thread
     obs, target, held = load_games(paths)
     train, valid = np.flatnonzero(~held), np.flatnonzero(held)
@@ -144,7 +156,7 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
             best = (history[-1][0], copy.deepcopy(net.state_dict()), epoch)
     net.load_state_dict(best[1])
     net.eval()
-    report = {"epoch": best[2], "positions": len(obs), "held_out": len(valid), "lr": lr,
+    report = {"epoch": best[2], **({"init": init} if init else {}), "positions": len(obs), "held_out": len(valid), "lr": lr,
               "held_out_mse": [round(m, 5) for m, _ in history],
               "held_out_correlation": [round(c, 4) for _, c in history]}
     return net, {**{k: meta[k] for k in ("game", "game_options", "step", "config", "trainer") if k in meta},
@@ -152,11 +164,11 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
 
 
 def _collect_worker(args: tuple) -> str:
-    model, out, seed, moves, temperature, minutes, later, share = args
+    model, out, seed, moves, temperature, minutes, later, share, draws = args
     torch.set_num_threads(1)
     path = Path(out) / f"games_{seed}.npz"
     save_games(path, collect(model, seed=seed, moves=moves, temperature=temperature, minutes=minutes,
-                             later=later, share=share))
+                             later=later, share=share, draws=draws))
     return str(path)
 
 
@@ -168,6 +180,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--moves", type=int, default=8, help="opening decisions drawn (Catan 2p setup: 8)")
     parser.add_argument("--temperature", type=float, default=0.05)
+    parser.add_argument("--draws", default="", help="a TD network whose values draw the opening moves instead "
+                        "(e.g. MODEL.json#opening, a shipped opening network)")
+    parser.add_argument("--init", default="", help="the network the fit starts from instead of MODEL's "
+                        "(e.g. MODEL.json#opening, to go on from a shipped opening network)")
     parser.add_argument("--later", type=int, default=0,
                         help="greedy decisions with a choice after the opening also recorded (0: none)")
     parser.add_argument("--share", type=float, default=1.0, help="share of those decisions recorded")
@@ -194,7 +210,8 @@ def main() -> None:
             raise SystemExit(f"{args.out} already has the games of seeds {taken}; pass another --seed")
         import multiprocessing
 
-        jobs = [(args.model, str(args.out), s, args.moves, args.temperature, args.minutes, args.later, args.share)
+        jobs = [(args.model, str(args.out), s, args.moves, args.temperature, args.minutes, args.later, args.share,
+                 args.draws)
                 for s in seeds]
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             for path in pool.imap_unordered(_collect_worker, jobs):
@@ -205,8 +222,9 @@ def main() -> None:
     if not paths:
         raise SystemExit(f"{args.out} has no games_*.npz to fit; collect first (--minutes > 0)")
     try:
-        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr, threads=args.threads)
-    except ConfigError as exc:
+        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr, threads=args.threads,
+                       init=args.init)
+    except (ConfigError, CheckpointError) as exc:
         raise SystemExit(str(exc)) from None
     print(f"wrote {save_network(args.out / 'opening', net, meta)}")
 

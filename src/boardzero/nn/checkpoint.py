@@ -194,8 +194,11 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
     """Load a network and its metadata; with ``game``, check that the checkpoint was made for it; with
     ``trainers``, that one of these methods made it (a TD value net cannot play as a policy).
 
-    Loading is for play, so the process's networks then run on one thread (``nn.threads``).
+    ``PATH#NAME`` loads the network a checkpoint keeps as its extra ``NAME`` (e.g. a shipped model's
+    ``#opening``) in place of its main one. Loading is for play, so the process's networks then run on one
+    thread (``nn.threads``).
     """
+    path, _, extra = str(path).partition("#")
     json_path = resolve_checkpoint(path)
     meta = read_metadata(json_path)
     if game is not None:
@@ -215,7 +218,13 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
             raise CheckpointError(f"{json_path}: network shapes (input {list(spec.input_shape)}, "
                                   f"{spec.num_actions} actions, {spec.num_players} players) do not fit {game!r}")
     net = build_network(spec)
-    tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"])
+    if extra:
+        tensors = read_extra(json_path, meta, extra)
+        if tensors is None:
+            raise CheckpointError(f"{json_path}: has no extra network {extra!r} (its extras: "
+                                  f"{', '.join(sorted(meta.get('extras') or {})) or 'none'})")
+    else:
+        tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"])
     load_state(net, tensors, json_path)
     net.eval()
     use_play_threads()
