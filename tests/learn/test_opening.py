@@ -83,7 +83,8 @@ def test_a_drawing_network_picks_the_opening_moves_and_the_fit_can_start_from_it
         first = data["obs"].astype(np.float32)
         assert np.array_equal(first, np.repeat(positions[[np.argmax(values)]], len(first), axis=0))
     games = [tmp_path / "games_2.npz"]  # varied games to fit (a near-greedy tic-tac-toe game repeats itself)
-    save_games(games[0], collect(str(model), seed=2, moves=3, temperature=0.5, games=100, batch=16, draws=str(drawer_path)))
+    save_games(games[0], collect(str(model), seed=2, moves=3, temperature=0.5, games=100, batch=16,
+                                 draws=str(drawer_path)))
     _, meta = fit(str(model), games, epochs=1, lr=1e-3, batch=4, init=str(drawer_path))
     report = meta["notes"]["opening_fit"]
     assert report["init"] == str(drawer_path) and meta["trainer"] == "td" and len(report["held_out_mse"]) == 2
@@ -109,6 +110,9 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     assert all(torch.equal(used[k], expected[k]) for k in expected)
     assert agent.search.evaluator.net is agent.net and agent.opening_search.evaluator.net is not agent.net
     assert make_agent("best:fast", game).opening_search is None
+    # td: names the shipped opening network as PATH#opening
+    named = make_agent(f"td:{shipped},sims=2,opening=4,opening_sims=8,opening_model={shipped}#opening", game)
+    assert all(torch.equal(named.opening_search.evaluator.net.state_dict()[k], expected[k]) for k in expected)
     # a stored "early" lets the opening network value the moves after the opening too; best:fast has none
     export_model(model, play={**read_metadata(model)["play"], "early": 20}, out_dir=tmp_path / "catan",
                  name="model-2p", opening=opening)

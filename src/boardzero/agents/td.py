@@ -233,6 +233,7 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         (e.g. 8 and 800: Catan's 2-player setup)
     opening_sims: simulations of that opening search (with the settings above)
     opening_model: a second TD checkpoint whose values (and priors) guide that opening search instead
+        (PATH#opening: the one a shipped model keeps beside it)
     early: > opening: that checkpoint also values every move until the public history is this long (0: none)
     mean_with: other TD checkpoints of the same network shape, joined by +, whose values are averaged with this
         one's everywhere but the opening model's moves (an ensemble; e.g. a run's parent checkpoint)

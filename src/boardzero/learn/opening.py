@@ -13,9 +13,11 @@ Targets are game results alone: zero knowledge is kept.
         --minutes 35 --workers 2 --moves 8 --temperature 0.05
 
 writes ``games_<seed>.npz`` (one per worker and call; a later call adds more, e.g. at another temperature,
-``--epochs 0`` collecting only) and fits ``opening.json`` on all of them; ``python -m boardzero.learn.export ... --opening runs/opening2p/opening.json`` ships it beside a
-model, and ``td:...,opening_model=runs/opening2p/opening.json`` plays it. ``--later N`` records the greedy
-moves after the opening too (for ``td:...,early=H``); ``--threads 1`` when another process shares the cores.
+``--epochs 0`` collecting only) and fits ``opening.json`` on all of them; ``python -m boardzero.learn.export ...
+--opening runs/opening2p/opening.json`` ships it beside a model, and ``td:...,opening_model=PATH`` plays it
+(``runs/opening2p/opening.json``, or a shipped one: ``model-2p.json#opening``). A second round draws the openings
+from the fitted network (``--draws MODEL.json#opening``) and goes on fitting it (``--init``). ``--later N`` records
+the greedy moves after the opening too (for ``td:...,early=H``); ``--threads 1`` when another process shares the cores.
 """
 
 from __future__ import annotations
@@ -156,7 +158,8 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
             best = (history[-1][0], copy.deepcopy(net.state_dict()), epoch)
     net.load_state_dict(best[1])
     net.eval()
-    report = {"epoch": best[2], **({"init": init} if init else {}), "positions": len(obs), "held_out": len(valid), "lr": lr,
+    report = {"epoch": best[2], **({"init": init} if init else {}), "positions": len(obs), "held_out": len(valid),
+              "lr": lr,
               "held_out_mse": [round(m, 5) for m, _ in history],
               "held_out_correlation": [round(c, 4) for _, c in history]}
     return net, {**{k: meta[k] for k in ("game", "game_options", "step", "config", "trainer") if k in meta},
