@@ -171,3 +171,17 @@ def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeyp
     with pytest.raises(CheckpointError, match="not the shape"):
         export_model(model, play={}, out_dir=tmp_path / "other", name="model-2p", mean_with=other)
     assert not (tmp_path / "other").exists()
+
+
+def test_the_command_refuses_a_network_it_cannot_use_before_any_self_play(tmp_path, monkeypatch):
+    from boardzero.learn import opening
+
+    model = _td_model(tmp_path / "m", make("tictactoe"))
+    other_game = _td_model(tmp_path / "c4", make("connect4"))
+    for flag, value, message in (("--draws", f"{model}#opening", "has no extra network 'opening'"),
+                                 ("--init", str(other_game), "connect4")):
+        monkeypatch.setattr("sys.argv", ["opening", str(model), "--out", str(tmp_path / "out"), "--minutes", "1",
+                                         flag, value])
+        with pytest.raises(SystemExit, match=message):
+            opening.main()
+        assert not (tmp_path / "out").exists()

@@ -205,6 +205,12 @@ def main() -> None:
         raise SystemExit(f"--threads must be >= 0 (0: one per core), got {args.threads}")
     if args.later < 0 or not 0 < args.share <= 1:
         raise SystemExit(f"--later must be >= 0 and --share in (0, 1], got {args.later} and {args.share}")
+    try:  # the networks named, checked before any self-play
+        meta = load_network(args.model, trainers=("td",))[1]
+        for other in filter(None, (args.draws, args.init)):
+            load_network(other, game=make(meta["game"], **meta.get("game_options", {})), trainers=("td",))
+    except (ConfigError, CheckpointError) as exc:
+        raise SystemExit(str(exc)) from None
     args.out.mkdir(parents=True, exist_ok=True)
     if args.minutes > 0:
         seeds = range(args.seed, args.seed + args.workers)
