@@ -21,7 +21,7 @@ from typing import Any
 from boardzero.agents.base import Agent
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
-from boardzero.nn.checkpoint import check_game, load_network, read_metadata
+from boardzero.nn.checkpoint import check_game, extra_network, load_network, read_metadata
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -46,18 +46,10 @@ def shipped_model(game: Game) -> Path:
 def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
     """The model's network shipped beside it as the extra ``name`` (``opening``, ``mean_with``), or None where
     it has none."""
-    from boardzero.nn.checkpoint import load_state, read_extra
-    from boardzero.nn.nets import build_network
-
     try:
-        tensors = read_extra(path, meta, name)
-        if tensors is None:
-            return None
-        extra = build_network(net.spec)
-        load_state(extra, tensors, path)
+        return extra_network(path, meta, net.spec, name)
     except CheckpointError as exc:
         raise ConfigError("agent best", str(exc)) from None
-    return extra.eval()
 
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,

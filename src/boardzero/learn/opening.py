@@ -42,6 +42,11 @@ from boardzero.nn.checkpoint import atomic_write_bytes, load_network, save_netwo
 from boardzero.nn.evaluator import rotate_to_relative
 
 
+def _game_of(meta: dict[str, Any]):
+    """The game (with its options) a checkpoint was made for."""
+    return make(meta["game"], **meta.get("game_options", {}))
+
+
 def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: float = 0.0, games: int = 0,
             batch: int = 256, later: int = 0, share: float = 1.0, draws: str = "") -> dict[str, np.ndarray]:
     """Self-play of ``model`` with its first ``moves`` decisions drawn at ``temperature`` from the softmax of its
@@ -51,7 +56,7 @@ def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: f
     ``decision`` [N] the move's number among the game's decisions with a choice. The ``later`` greedy decisions
     that follow the opening are recorded too, each with probability ``share``."""
     net, meta = load_network(model, trainers=("td",))
-    game = make(meta["game"], **meta.get("game_options", {}))
+    game = _game_of(meta)
     drawer = load_network(draws, game=game, trainers=("td",))[0] if draws else net
     rng = np.random.default_rng(seed)
     env = game.batched(batch, seed=seed, observation_key=net.spec.observation_key)
@@ -72,7 +77,6 @@ def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: f
             if drawer is not net and opening.any():  # the drawing network values the opening rows' moves
                 idx = np.concatenate([np.arange(after.starts[j], ends[j]) for j in np.flatnonzero(opening)])
                 part = SimpleNamespace(obs=after.obs[idx], terminal=after.terminal[idx], returns=after.returns[idx])
-                values = values.copy()
                 values[idx] = afterstate_values(drawer, part, env.seats[after.row[idx]])[:, 0]
             for j, i in enumerate(rows):
                 if opening[j]:
@@ -123,7 +127,7 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
     loss (epoch 0: the network as it started), on ``threads`` CPU threads (0: one per core)."""
     net, meta = load_network(model, trainers=("td",))
     if init:
-        net = load_network(init, game=make(meta["game"], **meta.get("game_options", {})), trainers=("td",))[0]
+        net = load_network(init, game=_game_of(meta), trainers=("td",))[0]
     torch.set_num_threads(threads or os.cpu_count() or 1)  # loading for play left one thread
     obs, target, held = load_games(paths)
     train, valid = np.flatnonzero(~held), np.flatnonzero(held)
@@ -208,7 +212,7 @@ def main() -> None:
     try:  # the networks named, checked before any self-play
         meta = load_network(args.model, trainers=("td",))[1]
         for other in filter(None, (args.draws, args.init)):
-            load_network(other, game=make(meta["game"], **meta.get("game_options", {})), trainers=("td",))
+            load_network(other, game=_game_of(meta), trainers=("td",))
     except (ConfigError, CheckpointError) as exc:
         raise SystemExit(str(exc)) from None
     args.out.mkdir(parents=True, exist_ok=True)

@@ -217,18 +217,28 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
                 or spec.num_players != game.num_players:
             raise CheckpointError(f"{json_path}: network shapes (input {list(spec.input_shape)}, "
                                   f"{spec.num_actions} actions, {spec.num_players} players) do not fit {game!r}")
-    net = build_network(spec)
     if extra:
-        tensors = read_extra(json_path, meta, extra)
-        if tensors is None:
+        net = extra_network(json_path, meta, spec, extra)
+        if net is None:
             raise CheckpointError(f"{json_path}: has no extra network {extra!r} (its extras: "
                                   f"{', '.join(sorted(meta.get('extras') or {})) or 'none'})")
     else:
-        tensors = read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"])
-    load_state(net, tensors, json_path)
-    net.eval()
+        net = build_network(spec)
+        load_state(net, read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"]), json_path)
+        net.eval()
     use_play_threads()
     return net, meta
+
+
+def extra_network(json_path: Path, meta: dict[str, Any], spec: NetworkSpec, name: str) -> nn.Module | None:
+    """The network of ``spec`` a checkpoint keeps as its extra ``name`` (a shipped model's ``opening`` or
+    ``mean_with``), in eval mode, or None where it has none."""
+    tensors = read_extra(json_path, meta, name)
+    if tensors is None:
+        return None
+    net = build_network(spec)
+    load_state(net, tensors, json_path)
+    return net.eval()
 
 
 def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: Path) -> None:
