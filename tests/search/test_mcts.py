@@ -439,3 +439,47 @@ def test_solver_proofs_stop_at_chance_nodes(rng):
     assert tree.proven[tree.child(chance, OUTCOME_GOOD)]  # a terminal under the chance node
     assert not tree.proven[chance] and np.isnan(result.exact[GAMBLE])
     assert result.q[GAMBLE] == pytest.approx(2 * 0.7 - 1, abs=0.15)
+
+
+# ---------------------------------------------------------------- stopping once decided
+def _random_position(game_name: str, moves: int, seed: int):
+    rng = np.random.default_rng(seed)
+    state = make(game_name).new_state(seed=seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask))))
+    return state
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_stopping_once_decided_plays_the_full_searchs_move_in_fewer_simulations(seed):
+    state = _random_position("connect4", seed % 7, seed)
+    if state.is_terminal():
+        pytest.skip("the random prefix ended the game")
+    sims, found = 300, {}
+    for stop in (False, True):
+        config = MCTSConfig(simulations=sims, batch_size=8, solver=False, stop_when_decided=stop)
+        mcts = MCTS(state.game, RolloutEvaluator(state.game), config)
+        found[stop] = mcts.search(view_of(state), np.random.default_rng(seed))
+    assert found[True].best_action() == found[False].best_action()
+    assert found[False].visits.sum() == sims - 1  # the root's own evaluation is the other simulation
+    assert found[True].visits.sum() <= sims - 1
+    lead = np.sort(found[True].visits)[-1] - np.sort(found[True].visits)[-2]
+    assert found[True].visits.sum() == sims - 1 or lead > sims - 1 - found[True].visits.sum()
+
+
+def test_stopping_once_decided_ends_an_obvious_search_early(rng):
+    state = play_actions("connect4", WIN_IN_ONE)
+    config = MCTSConfig(simulations=400, batch_size=8, solver=False, stop_when_decided=True)
+    result = MCTS(state.game, RolloutEvaluator(state.game), config).search(view_of(state), rng)
+    assert result.best_action() == 3
+    assert result.visits.sum() < 399 - 100
+
+
+def test_stopping_once_decided_waits_while_the_solver_can_prove_moves():
+    state = play_actions("connect4", BLOCK_IN_ONE)
+    results = [MCTS(state.game, UniformEvaluator(state.game),
+                    MCTSConfig(simulations=120, stop_when_decided=stop)).search(view_of(state), np.random.default_rng(3))
+               for stop in (False, True)]
+    assert results[0].visits.tolist() == results[1].visits.tolist()

@@ -138,7 +138,7 @@ class TDAgent(Agent):
         evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer)
                      if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
-                                                     information_sets=infoset))
+                                                     information_sets=infoset, stop_when_decided=True))
 
     def _values(self, after: Afterstates, seat: int, net: nn.Module) -> np.ndarray:
         from boardzero.learn.td import afterstate_values

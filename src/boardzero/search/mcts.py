@@ -71,6 +71,11 @@ class MCTSConfig:
     # draw, a steal between others) share one child, and a move's exploration counts the simulations in which
     # it was legal (single-observer information-set MCTS); off: a node per history of the sampled states
     information_sets: bool = False
+    # end a search once the simulations left cannot lift any other root move to the most visited one's count:
+    # the move played (``best_action``) is the one the full search would play, in fewer simulations. The visit
+    # counts are then not a full search's, so this is for play, never for training targets. Off while the
+    # solver can still prove a move (a proof changes which moves count).
+    stop_when_decided: bool = False
 
     def __post_init__(self):
         checks = {
@@ -202,7 +207,7 @@ class MCTS:
             for search in searches:
                 self._add_root_noise(search, rng)
         while True:
-            active = [s for s in searches if s.done < target]
+            active = [s for s in searches if s.done < target and not self._decided(s, target)]
             if not active:
                 break
             leaves: list[_Leaf] = []
@@ -214,6 +219,17 @@ class MCTS:
             if leaves:
                 self._evaluate_and_backup(leaves, rng)
         return [self._finish(search) for search in searches]
+
+    def _decided(self, search: _Search, target: int) -> bool:
+        """Whether ``stop_when_decided`` ends this search now: the most visited root move leads every other by
+        more than the simulations left (each adds at most one visit to one root move), so no tie is possible."""
+        if not self.config.stop_when_decided or self._solving:
+            return False
+        visits = search.tree.edge_visits[ROOT_INDEX]
+        if len(visits) < 2:
+            return False
+        second, first = np.partition(visits, len(visits) - 2)[-2:]
+        return first - second > target - search.done
 
     def reset(self) -> None:
         """Forget every kept tree (a new game, or a new opponent)."""
