@@ -1,5 +1,7 @@
 """The TD agent's search settings: value priors, the leaf observer, the opening search, bad options."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -184,3 +186,19 @@ def test_a_td_agent_averages_the_values_of_the_networks_named_by_mean_with(tmp_p
                         (f"td:{paths[0]},mean_with={paths[1]},mean_weight=1", "td.mean_weight")):
         with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
             make_agent(spec, game)
+
+
+def test_the_agents_searches_stop_once_decided_and_play_the_full_searchs_move():
+    game = make("catan", players=2)
+    agent = TDAgent(game, _net(game), sims=96, prior=0.02, infoset=True, precision="float32")
+    assert agent.search.config.stop_when_decided
+    full = agent.search.__class__(game, agent.search.evaluator, replace(agent.search.config, stop_when_decided=False))
+    shortened = 0
+    for state in [game.new_state(seed=6)] + _decisions(game, 5, seed=6):
+        view = SeatView(state, state.current_player)
+        stopped = agent.search.search(view, np.random.default_rng(2))
+        whole = full.search(view, np.random.default_rng(2))
+        assert stopped.best_action() == whole.best_action()
+        assert whole.visits.sum() == 95
+        shortened += stopped.visits.sum() < 95
+    assert shortened  # the bound ended some of these searches early
