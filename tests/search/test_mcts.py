@@ -442,21 +442,18 @@ def test_solver_proofs_stop_at_chance_nodes(rng):
 
 
 # ---------------------------------------------------------------- stopping once decided
-def _random_position(game_name: str, moves: int, seed: int):
+def _random_connect4_position(moves: int, seed: int):
+    """Connect 4 after ``moves`` random moves; under 7 no game can have ended."""
     rng = np.random.default_rng(seed)
-    state = make(game_name).new_state(seed=seed)
+    state = make("connect4").new_state(seed=seed)
     for _ in range(moves):
-        if state.is_terminal():
-            break
         state.apply(int(rng.choice(np.flatnonzero(state.legal_mask))))
     return state
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_stopping_once_decided_plays_the_full_searchs_move_in_fewer_simulations(seed):
-    state = _random_position("connect4", seed % 7, seed)
-    if state.is_terminal():
-        pytest.skip("the random prefix ended the game")
+    state = _random_connect4_position(seed % 7, seed)
     sims, found = 300, {}
     for stop in (False, True):
         config = MCTSConfig(simulations=sims, batch_size=8, solver=False, stop_when_decided=stop)
@@ -465,7 +462,8 @@ def test_stopping_once_decided_plays_the_full_searchs_move_in_fewer_simulations(
     assert found[True].best_action() == found[False].best_action()
     assert found[False].visits.sum() == sims - 1  # the root's own evaluation is the other simulation
     assert found[True].visits.sum() <= sims - 1
-    lead = np.sort(found[True].visits)[-1] - np.sort(found[True].visits)[-2]
+    second, first = np.sort(found[True].visits)[-2:]
+    lead = first - second
     assert found[True].visits.sum() == sims - 1 or lead > sims - 1 - found[True].visits.sum()
 
 
