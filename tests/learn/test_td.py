@@ -104,29 +104,62 @@ def weights(seed: int) -> dict[str, np.ndarray]:
     return {k: v.numpy().copy() for k, v in net.state_dict().items()}
 
 
-def test_league_keeps_the_newest_snapshots_every_league_every_steps():
-    worker = league_worker({"league_share": 0.5, "league_every": 20, "league_size": 2})
-    for version in range(0, 100, 10):  # snapshots at 0, 20, 40, 60, 80; the newest two stay
-        worker.load(version, weights(version))
-    assert worker.league_version == 80 and len(worker.league) == 2
-    first = next(worker.league[0].parameters())
-    assert np.allclose(first.detach().numpy(), next(iter(weights(60).values())))  # a copy, not the live network
-    plain = league_worker({})
-    plain.load(0, weights(0))
-    assert plain.league == [] and all(g.rival is None for g in plain.games)
+def member(tmp_path, seed: int) -> str:
+    """A league member's checkpoint with the weights of ``weights(seed)``."""
+    import torch
+
+    from boardzero.nn.checkpoint import save_network
+    from boardzero.nn.nets import build_network
+
+    net = build_network(spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1))
+    net.load_state_dict({k: torch.from_numpy(v) for k, v in weights(seed).items()})
+    meta = {"game": "tictactoe", "game_options": {}, "trainer": "td"}
+    return str(save_network(tmp_path / f"member_{seed:08d}", net, meta))
 
 
-def test_a_league_seat_plays_its_past_networks_best_move():
-    """Every game a league game: a seat drawn at random plays the snapshot's greedy move, the other seat the
+def league(version: int, *paths: str) -> dict:
+    return {"version": version, "members": list(paths), "best": paths[-1]}
+
+
+def test_the_league_keeps_the_newest_snapshots_in_the_run_and_a_resume_keeps_it(tmp_path):
+    """Snapshots every league_every learner steps, the newest league_size, as checkpoints in the run's bank;
+    a resumed run's actors get the same members (nothing added before league_every more steps)."""
+    import json
+
+    from boardzero.learn.runtime import Trainer
+
+    td = {**TINY["td"], "league_share": 0.5, "league_every": 10, "league_size": 2}
+    config = config_from_dict({**TINY, "train": {**TINY["train"], "steps": 40, "min_replay": 64}, "td": td})
+    run = tmp_path / "td"
+    trainer = Trainer(config, run)
+    trainer.method.payload()  # the first publication: the network as it starts
+    for step in (5, 10, 15, 20, 30, 35):
+        trainer.method.step = step
+        trainer.method.payload()
+    index = json.loads((run / "bank" / "bank.json").read_text())
+    assert [m["step"] for m in index["members"]] == [20, 30]
+    assert sorted(p.name for p in (run / "bank").glob("member_*.json")) == ["member_00000020.json",
+                                                                             "member_00000030.json"]
+    assert make_agent(f"td:{run / 'bank' / 'member_00000030.json'}", make("tictactoe")).act is not None
+    trainer.save_checkpoint()  # the run stops at step 35 ...
+    resumed = Trainer(config, run)  # ... and resumes
+    assert resumed.method.step == 35
+    assert resumed.method.payload()["league"]["members"] == [str(run / "bank" / m["path"]) for m in index["members"]]
+    plain = Trainer(config_from_dict({**TINY, "train": {**TINY["train"], "min_replay": 64}}), tmp_path / "plain")
+    assert plain.method.payload()["league"] is None and not (tmp_path / "plain" / "bank").exists()
+
+
+def test_a_league_seat_plays_its_past_networks_best_move(tmp_path):
+    """Every game a league game: a seat drawn at random plays the member's greedy move, the other seat the
     current network's; the return runs through both (nothing explored)."""
     from boardzero.learn.td import afterstate_values
 
-    worker = league_worker({"league_share": 1.0, "league_every": 1000})
-    worker.load(0, weights(1))  # the snapshot
-    past = worker.league[0]
-    worker.load(1, weights(2))  # the current network, no snapshot
-    assert len(worker.league) == 1
+    worker = league_worker({"league_share": 1.0})
+    path = member(tmp_path, 1)
+    worker.load(1, {"weights": weights(2), "league": league(3, path)})
     worker.games = [worker._new_game() for _ in worker.games]
+    past = worker.league_nets[path]
+    assert np.allclose(next(past.parameters()).detach().numpy(), next(iter(weights(1).values())))
     after = worker.env.afterstates(np.array([0]))  # the empty board, the same in every game
     seats = worker.env.seats[after.row]
     best = {id(net): after.obs[int(np.argmax(afterstate_values(net, after, seats)[:, 0]))]
@@ -140,10 +173,33 @@ def test_a_league_seat_plays_its_past_networks_best_move():
         assert np.array_equal(game.obs[0], best[id(opener)]) and game.explored == [False]
 
 
+def test_a_league_member_the_bank_dropped_is_not_played_and_a_corrupt_one_is_an_error(tmp_path):
+    from pathlib import Path
+
+    worker = league_worker({"league_share": 1.0})
+    kept, dropped = member(tmp_path, 1), member(tmp_path, 2)
+    worker.load(0, {"weights": weights(3), "league": league(1, dropped, kept)})
+    for leftover in tmp_path.glob("member_00000002.*"):  # the bank dropped it before this actor loaded it
+        leftover.unlink()
+    games = [worker._new_game() for _ in range(40)]
+    assert all(g.rival is None or g.rival[1] is worker.league_nets[kept] for g in games)
+    assert any(g.rival is None for g in games) and any(g.rival is not None for g in games)
+    worker.load(1, {"weights": weights(3), "league": league(2, kept)})
+    assert worker.league == [kept] and list(worker.league_nets) == [kept]
+    Path(kept).with_suffix(".safetensors").write_bytes(b"not weights")
+    worker.league_nets.clear()
+    with pytest.raises(CheckpointError):
+        worker._new_game()
+    plain = league_worker({})
+    plain.load(0, {"weights": weights(0), "league": None})
+    assert plain.league == [] and all(g.rival is None for g in plain.games)
+
+
 def test_a_league_run_trains_end_to_end(tmp_path):
     config = config_from_dict({**TINY, "train": {**TINY["train"], "steps": 30, "min_replay": 64},
                                "td": {**TINY["td"], "league_share": 0.5, "league_every": 10, "league_size": 2}})
     assert train(config, tmp_path / "td")["step"] == 30
+    assert 1 <= len(list((tmp_path / "td" / "bank").glob("member_*.json"))) <= 2
 
 
 def test_a_short_run_learns_tictactoe_against_random(tmp_path):

@@ -164,10 +164,10 @@ class TDConfig:
     league_share: float = doc(0.0, "share of self-play games in which one seat, drawn at random, is played by a past "
                                    "network of the run (its greedy move; the lambda-return runs through its moves)",
                               check="fraction")
-    league_size: int = doc(8, "past networks each actor keeps for league games: the newest snapshots it took",
-                           check="positive")
-    league_every: int = doc(2000, "learner steps between two snapshots an actor adds to its league (the first "
-                                  "weights it receives are the first snapshot)", check="positive")
+    league_size: int = doc(8, "past networks the league keeps (in the run's bank/, so a resumed run keeps them): "
+                              "the newest snapshots", check="positive")
+    league_every: int = doc(2000, "learner steps between two snapshots the learner adds to the league (the first: "
+                                  "its network at the run's first publication)", check="positive")
 
 
 @dataclasses.dataclass

@@ -196,13 +196,9 @@ class PPO(Method):
     def worker(cls, actor_id: int, payload: dict[str, Any]) -> PPOWorker:
         return PPOWorker(actor_id, payload)
 
-    def _bank_metadata(self) -> dict[str, Any]:
-        return {"game": self.game.name, "game_options": self.game.options_dict(), "trainer": self.name,
-                "config": self.config.to_dict()}
-
     def payload(self) -> dict[str, Any]:
         if len(self.bank) == 0:  # the first opponent is the network as it starts
-            self.bank.add(self.net, self.step, self._bank_metadata(), best=True)
+            self.bank.add(self.net, self.step, self.snapshot_metadata(), best=True)
         return {"weights": super().payload(), "bank": self.bank.payload()}
 
     def ingest(self, version: int, samples: dict[str, np.ndarray]) -> int:
@@ -250,7 +246,7 @@ class PPO(Method):
                        lambda: PolicyAgent(self.game, best, temperature=1.0), self.config.ppo.admit_games, self.rng)
         admitted = admits(result, self.config.ppo.admit_score)
         if admitted:
-            self.bank.add(self.net, self.step + 1, self._bank_metadata(), best=True)
+            self.bank.add(self.net, self.step + 1, self.snapshot_metadata(), best=True)
             self.console.log(f"step {self.step + 1}: scored {result:.2f} against the bank's best; admitted as the new "
                              f"best ({len(self.bank)} in the bank)")
         self.latest_trial = result

@@ -134,6 +134,12 @@ class Method(abc.ABC):
     def play_agent(self):
         """An agent that plays with the current in-memory network, as the method's agent spec would."""
 
+    def snapshot_metadata(self) -> dict[str, Any]:
+        """Metadata of a past network the method keeps in the run (a bank or league member): enough to load
+        and play it as a checkpoint of this run."""
+        return {"game": self.game.name, "game_options": self.game.options_dict(), "trainer": self.name,
+                "config": self.config.to_dict()}
+
     def metadata(self) -> dict[str, Any]:
         """Extra metadata stored with a checkpoint (the runtime adds game, step, config, trainer)."""
         return {}

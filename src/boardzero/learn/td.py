@@ -31,11 +31,12 @@ The learner fits the network to them with a Huber loss, gradient clipping and
 AdamW, from a replay buffer of recent samples. The predictions in the targets
 are those made during play (by weights at most one publication old).
 
-League (``td.league_share`` above 0): each actor keeps snapshots of the weights
-it received (one every ``td.league_every`` learner steps, the newest
-``td.league_size``), and in that share of its games one seat, drawn at random,
-is played by one of them, drawn at random: it plays its own best move, valued
-by itself. The positions are recorded and valued by the current network as in
+League (``td.league_share`` above 0): the learner keeps snapshots of its
+network in the run's bank (``<run>/bank/``, ``learn/bank.py``: one every
+``td.league_every`` learner steps, the newest ``td.league_size``; a resumed run
+keeps them), and in that share of its games an actor seats one of them, drawn
+at random, at a seat drawn at random: it plays its own best move, valued by
+itself. The positions are recorded and valued by the current network as in
 any game, so the values learn the game against a population of its past selves
 rather than against its newest self alone.
 """
@@ -50,6 +51,7 @@ import torch
 import torch.nn.functional as F
 
 from boardzero.learn.actors import BatchedWorker
+from boardzero.learn.bank import Bank
 from boardzero.learn.runtime import ReplayMethod
 from boardzero.nn.evaluator import rotate_to_absolute, rotate_to_relative
 from boardzero.nn.precision import autocast
@@ -117,28 +119,38 @@ class TDWorker(BatchedWorker):
     def __init__(self, actor_id: int, payload: dict[str, Any]):
         super().__init__(actor_id, payload)
         self.config = self.run_config.td
-        self.league: list[Any] = []  # past networks, oldest first
-        self.league_version = -1  # learner step of the newest snapshot
+        self.league: list[str] = []  # checkpoint paths of the league's past networks (the run's bank), oldest first
+        self.league_version = -1  # the bank's version they come from
+        self.league_nets: dict[str, Any] = {}  # the ones loaded so far
         self.games = [_Game() for _ in range(self.env.num_envs)]
 
-    def load(self, version: int, weights: dict[str, np.ndarray]) -> None:
-        self.load_weights(version, weights)
-        if self.config.league_share > 0 and (not self.league
-                                             or version - self.league_version >= self.config.league_every):
-            self._snapshot(version)
+    def load(self, version: int, payload: dict[str, Any]) -> None:
+        self.load_weights(version, payload["weights"])
+        league = payload.get("league")
+        if league is not None and league["version"] != self.league_version:
+            self.league, self.league_version = list(league["members"]), league["version"]
+            self.league_nets = {path: net for path, net in self.league_nets.items() if path in self.league}
 
-    def _snapshot(self, version: int) -> None:
-        from copy import deepcopy
+    def _league_net(self, path: str):
+        """A league member's network, or None if the bank dropped it (files deleted) before it was loaded."""
+        if path not in self.league_nets:
+            from boardzero.core.errors import CheckpointError
+            from boardzero.nn.checkpoint import load_network
 
-        self.league.append(deepcopy(self.net).eval())
-        del self.league[:-self.config.league_size]
-        self.league_version = version
+            try:
+                self.league_nets[path] = load_network(self.run_file(path), game=self.game, trainers=("td",))[0].eval()
+            except CheckpointError:
+                if Path(path).is_file() and Path(path).with_suffix(".safetensors").is_file():
+                    raise  # there, yet unreadable: not a member the bank dropped
+                return None
+        return self.league_nets[path]
 
     def _new_game(self) -> _Game:
         if not self.league or self.rng.random() >= self.config.league_share:
             return _Game()
         seat = int(self.rng.integers(self.spec.num_players))
-        return _Game((seat, self.league[int(self.rng.integers(len(self.league)))]))
+        past = self._league_net(self.league[int(self.rng.integers(len(self.league)))])
+        return _Game() if past is None else _Game((seat, past))
 
     def step(self) -> list[dict[str, np.ndarray]]:
         env = self.env
@@ -213,6 +225,20 @@ class TDWorker(BatchedWorker):
 class TD(ReplayMethod):
     name = "td"
     agent = "td"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        td = self.config.td
+        self.league = Bank(self.rundir.bank, td.league_size) if td.league_share > 0 else None
+
+    def payload(self) -> dict[str, Any]:
+        """The weights, and with a league the bank's members, the current network added to them first if the
+        newest is ``td.league_every`` steps old (or the bank is empty)."""
+        if self.league is not None:
+            newest = max((m["step"] for m in self.league.members), default=None)
+            if newest is None or self.step - newest >= self.config.td.league_every:
+                self.league.add(self.net, self.step, self.snapshot_metadata(), best=True)
+        return {"weights": super().payload(), "league": None if self.league is None else self.league.payload()}
 
     def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:
         return {"obs": (self.spec.input_shape, np.float32), "value": ((self.spec.num_players,), np.float32)}
