@@ -123,6 +123,36 @@ def test_catan_setup_by_clicking_then_roll(page, server, shots):
     print(f"\nCatan: {len(_log_lines(page))} log lines; screenshot {shots / 'catan.png'}")
 
 
+def test_a_click_on_the_new_position_goes_through_while_the_last_refresh_lags(page, server):
+    """The page refreshes after each move and also polls; when the poll draws the next position first, a click
+    on it must go through, not be dropped because the first move's own refresh is still on its way."""
+    _new_game(page, server, "catan", players=2)
+    page.wait_for_selector("circle.spot.legal.settlement", timeout=WAIT_MS)
+    held, hold_next = [], [False]
+
+    def lag_the_refresh_after_a_move(route):
+        if route.request.method == "POST" and route.request.url.endswith("/actions"):
+            route.fulfill(response=route.fetch())
+            hold_next[0] = True  # the page's next snapshot request is the move's own refresh: hold it
+        elif hold_next[0] and route.request.method == "GET" and "since=" in route.request.url:
+            hold_next[0] = False
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/games/**", lag_the_refresh_after_a_move)
+    page.locator("circle.spot.legal.settlement").first.click()
+    page.wait_for_selector("rect.path-hit.legal", timeout=WAIT_MS)  # the poll drew the road's position
+    assert len(held) == 1
+    before = len(_log_lines(page))
+    page.locator("rect.path-hit.legal").first.click()
+    page.wait_for_function(f"document.querySelectorAll('#log > div').length > {before}", timeout=WAIT_MS)
+    assert page.locator('line.road[data-owner="0"]').count() == 1
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/games/**")
+
+
 def _play_turns(page, turns: int) -> None:
     """Play a few of the person's turns through the page: whatever is asked (robber, victim, discard), then
     build whatever is highlighted (city, settlement, road), and end the turn."""

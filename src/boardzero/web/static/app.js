@@ -156,12 +156,16 @@ async function gameScreen(id, seatWanted, gen) {
         h("a", { href: `#/replay/${id}` }, "replay"), h("a", { href: `/api/games/${id}/record`, target: "_blank" }, "record")))));
   if (!hostToken) delay.disabled = true;
 
-  let snap = null, log = [], hint = null, hintFor = null, sending = false;
+  // sentAt: the position (snapshot version) whose move is on its way. A second click on that same position is
+  // dropped (no double moves); a click on a newer position goes through, even while the first request's own
+  // refresh is still under way (the background poll may have drawn the new position first).
+  let snap = null, log = [], hint = null, hintFor = null, sentAt = null;
   const draw = drawing((await api(`/api/games/${id}`)).game);
 
   async function act(action) {
-    if (sending) return;
-    sending = true;
+    const at = snap.version;
+    if (sentAt === at) return;
+    sentAt = at;
     el.error.textContent = "";
     try {
       await api(`/api/games/${id}/actions`, { method: "POST", body: { seat, action }, token });
@@ -169,7 +173,7 @@ async function gameScreen(id, seatWanted, gen) {
     } catch (error) {
       el.error.textContent = error.message;
     } finally {
-      sending = false;
+      if (sentAt === at) sentAt = null;
     }
   }
 
@@ -179,7 +183,8 @@ async function gameScreen(id, seatWanted, gen) {
       const query = `?since=${log.length}` + (seat === null ? "" : `&seat=${seat}`);
       const next = await api(`/api/games/${id}${query}`, { token });
       if (next.log_from === log.length) log = log.concat(next.log);
-      if (!snap || next.version !== snap.version || next.error !== snap.error) {
+      // a late reply never draws an older position over a newer one
+      if (!snap || next.version > snap.version || (next.version === snap.version && next.error !== snap.error)) {
         snap = next;
         render();
       }
