@@ -87,7 +87,13 @@ def test_games_keep_playing_when_the_bank_drops_the_member_they_drew(tmp_path):
     worker.load(1, {"weights": weights, "bank": {"version": 1, "members": [str(best)], "best": str(best)}})
     for _ in range(6):
         worker.step()
-    assert str(dropped) not in worker.opponents and {g.opponent for g in worker.games} == {str(best)}
+    assert str(dropped) not in worker.opponents.nets and {g.opponent for g in worker.games} == {str(best)}
+    for path in tmp_path.glob("best.*"):  # a bank never drops its best: gone, it is an error, not a loop
+        path.unlink()
+    worker.opponents.nets.clear()
+    with pytest.raises(CheckpointError, match="the bank's best is missing"):
+        for _ in range(6):
+            worker.step()
 
 
 class _Logits(nn.Module):

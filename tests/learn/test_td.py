@@ -158,7 +158,7 @@ def test_a_league_seat_plays_its_past_networks_best_move(tmp_path):
     path = member(tmp_path, 1)
     worker.load(1, {"weights": weights(2), "league": league(3, path)})
     worker.games = [worker._new_game() for _ in worker.games]
-    past = worker.league_nets[path]
+    past = worker.league_nets.nets[path]
     assert np.allclose(next(past.parameters()).detach().numpy(), next(iter(weights(1).values())))
     after = worker.env.afterstates(np.array([0]))  # the empty board, the same in every game
     seats = worker.env.seats[after.row]
@@ -182,12 +182,12 @@ def test_a_league_member_the_bank_dropped_is_not_played_and_a_corrupt_one_is_an_
     for leftover in tmp_path.glob("member_00000002.*"):  # the bank dropped it before this actor loaded it
         leftover.unlink()
     games = [worker._new_game() for _ in range(40)]
-    assert all(g.rival is None or g.rival[1] is worker.league_nets[kept] for g in games)
+    assert all(g.rival is None or g.rival[1] is worker.league_nets.nets[kept] for g in games)
     assert any(g.rival is None for g in games) and any(g.rival is not None for g in games)
     worker.load(1, {"weights": weights(3), "league": league(2, kept)})
-    assert worker.league == [kept] and list(worker.league_nets) == [kept]
+    assert worker.league == [kept] and list(worker.league_nets.nets) == [kept]
     Path(kept).with_suffix(".safetensors").write_bytes(b"not weights")
-    worker.league_nets.clear()
+    worker.league_nets.nets.clear()
     with pytest.raises(CheckpointError):
         worker._new_game()
     plain = league_worker({})

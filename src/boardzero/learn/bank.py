@@ -5,20 +5,22 @@ Opponents are drawn from it by a configurable rule: the best network with
 probability ``best_share``, otherwise any member uniformly. A network joins the
 bank, and becomes its best, when it scores at least ``admit_score`` against
 the best over a trial of games (``admits``). The bank keeps its newest
-``size`` members; the best is never dropped.
+``size`` members; the best is never dropped. Actors hold the members' networks
+in a ``MemberNets`` (PPO's opponents, TD's league), which loads each once and
+tells a member the bank has since dropped from one that is broken.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from torch import nn
 
 from boardzero.core.errors import CheckpointError
-from boardzero.nn.checkpoint import atomic_write_json, save_network
+from boardzero.nn.checkpoint import atomic_write_json, load_network, save_network
 
 
 def admits(score: float, admit_score: float) -> bool:
@@ -83,3 +85,30 @@ def draw_opponent(bank: dict[str, Any], best_share: float, rng: np.random.Genera
     if rng.random() < best_share:
         return bank["best"]
     return bank["members"][int(rng.integers(len(bank["members"])))]
+
+
+class MemberNets:
+    """An actor's networks of bank members: each loaded once, when a game first plays it (``fetch`` turns a
+    member's path into a readable one: the actor's ``run_file``), and forgotten when no longer wanted."""
+
+    def __init__(self, fetch: Callable[[str], str], game, trainers: tuple[str, ...] | None = None):
+        self.fetch, self.game, self.trainers = fetch, game, trainers
+        self.nets: dict[str, nn.Module] = {}
+
+    def get(self, path: str) -> nn.Module | None:
+        """The member's network; None if the bank dropped it (deleted its files) before this actor loaded it.
+        A member whose files are there but unreadable is a ``CheckpointError``."""
+        if path not in self.nets:
+            try:
+                net, _ = load_network(self.fetch(path), game=self.game, trainers=self.trainers)
+            except CheckpointError:
+                if Path(path).is_file() and Path(path).with_suffix(".safetensors").is_file():
+                    raise
+                return None
+            self.nets[path] = net.eval()
+        return self.nets[path]
+
+    def keep(self, paths) -> None:
+        """Forget the loaded networks whose paths are not in ``paths``."""
+        wanted = set(paths)
+        self.nets = {path: net for path, net in self.nets.items() if path in wanted}

@@ -21,15 +21,15 @@ bank as the new best if it scores at least ``ppo.admit_score``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
+from boardzero.core.errors import CheckpointError
 from boardzero.learn.actors import BatchedWorker
-from boardzero.learn.bank import Bank, admits, draw_opponent
+from boardzero.learn.bank import Bank, MemberNets, admits, draw_opponent
 from boardzero.learn.runtime import Method
 from boardzero.nn.precision import autocast
 
@@ -71,7 +71,7 @@ class PPOWorker(BatchedWorker):
         super().__init__(actor_id, payload)
         self.config = self.run_config.ppo
         self.bank: dict[str, Any] = {"version": -1}
-        self.opponents: dict[str, torch.nn.Module] = {}
+        self.opponents = MemberNets(self.run_file, self.game)
         self.games: list[_Game] = []
 
     def load(self, version: int, payload: dict[str, Any]) -> None:
@@ -79,7 +79,7 @@ class PPOWorker(BatchedWorker):
         if payload["bank"]["version"] != self.bank["version"]:
             self.bank = payload["bank"]
             playing = {g.opponent for g in self.games}  # a game keeps its opponent to the end, even one evicted
-            self.opponents = {p: net for p, net in self.opponents.items() if p in self.bank["members"] or p in playing}
+            self.opponents.keep(set(self.bank["members"]) | playing)
         if not self.games:
             self.games = [self._new_game() for _ in range(self.env.num_envs)]
 
@@ -90,15 +90,15 @@ class PPOWorker(BatchedWorker):
     def _opponent(self, path: str):
         """The network of a bank member; one the bank dropped (its files deleted) before this actor loaded
         it is replaced by the bank's best, for the games that drew it."""
-        if path not in self.opponents:
-            from boardzero.nn.checkpoint import load_network
-
-            if path not in self.bank["members"] and not Path(path).is_file():
-                for game in self.games:
-                    game.opponent = self.bank["best"] if game.opponent == path else game.opponent
-                return self._opponent(self.bank["best"])
-            self.opponents[path] = load_network(self.run_file(path), game=self.game)[0].eval()
-        return self.opponents[path]
+        net = self.opponents.get(path)
+        if net is not None:
+            return net
+        best = self.bank["best"]
+        if path == best:
+            raise CheckpointError(f"{path}: the bank's best is missing (a bank never drops its best)")
+        for game in self.games:
+            game.opponent = best if game.opponent == path else game.opponent
+        return self._opponent(best)
 
     def _policy(self, net, rows: np.ndarray, record: bool) -> np.ndarray:
         env = self.env

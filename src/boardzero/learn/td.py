@@ -43,7 +43,6 @@ rather than against its newest self alone.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,7 +50,7 @@ import torch
 import torch.nn.functional as F
 
 from boardzero.learn.actors import BatchedWorker
-from boardzero.learn.bank import Bank
+from boardzero.learn.bank import Bank, MemberNets
 from boardzero.learn.runtime import ReplayMethod
 from boardzero.nn.evaluator import rotate_to_absolute, rotate_to_relative
 from boardzero.nn.precision import autocast
@@ -121,7 +120,7 @@ class TDWorker(BatchedWorker):
         self.config = self.run_config.td
         self.league: list[str] = []  # checkpoint paths of the league's past networks (the run's bank), oldest first
         self.league_version = -1  # the bank's version they come from
-        self.league_nets: dict[str, Any] = {}  # the ones loaded so far
+        self.league_nets = MemberNets(self.run_file, self.game, trainers=("td",))
         self.games = [_Game() for _ in range(self.env.num_envs)]
 
     def load(self, version: int, payload: dict[str, Any]) -> None:
@@ -129,27 +128,13 @@ class TDWorker(BatchedWorker):
         league = payload.get("league")
         if league is not None and league["version"] != self.league_version:
             self.league, self.league_version = list(league["members"]), league["version"]
-            self.league_nets = {path: net for path, net in self.league_nets.items() if path in self.league}
-
-    def _league_net(self, path: str):
-        """A league member's network, or None if the bank dropped it (files deleted) before it was loaded."""
-        if path not in self.league_nets:
-            from boardzero.core.errors import CheckpointError
-            from boardzero.nn.checkpoint import load_network
-
-            try:
-                self.league_nets[path] = load_network(self.run_file(path), game=self.game, trainers=("td",))[0].eval()
-            except CheckpointError:
-                if Path(path).is_file() and Path(path).with_suffix(".safetensors").is_file():
-                    raise  # there, yet unreadable: not a member the bank dropped
-                return None
-        return self.league_nets[path]
+            self.league_nets.keep(self.league)
 
     def _new_game(self) -> _Game:
         if not self.league or self.rng.random() >= self.config.league_share:
             return _Game()
         seat = int(self.rng.integers(self.spec.num_players))
-        past = self._league_net(self.league[int(self.rng.integers(len(self.league)))])
+        past = self.league_nets.get(self.league[int(self.rng.integers(len(self.league)))])  # None: dropped
         return _Game() if past is None else _Game((seat, past))
 
     def step(self) -> list[dict[str, np.ndarray]]:
