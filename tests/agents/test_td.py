@@ -30,11 +30,12 @@ def _decisions(game, count, seed):
     return found
 
 
-def test_value_priors_are_a_softmax_of_the_depth_one_values():
+@pytest.mark.parametrize("depth", [1, 2])
+def test_value_priors_are_a_softmax_of_the_values_the_agent_plans_with(depth):
     game = make("catan", players=2)
     net = _net(game)
-    agent = TDAgent(game, net, precision="float32")
-    evaluator = ValuePriorEvaluator(net, temperature=0.05, precision="float32")
+    agent = TDAgent(game, net, depth=depth, precision="float32")
+    evaluator = ValuePriorEvaluator(net, temperature=0.05, precision="float32", depth=depth)
     states = _decisions(game, 6, seed=3)
     priors, values = evaluator.evaluate(states)
     assert values.shape == (6, 2)
@@ -42,15 +43,65 @@ def test_value_priors_are_a_softmax_of_the_depth_one_values():
         legal = state.legal_mask()
         assert prior.sum() == pytest.approx(1.0, abs=1e-5) and not prior[~legal].any() and (prior[legal] > 0).all()
         actions, best, _ = agent.plan(SeatView(state, state.current_player), np.random.default_rng(0))
-        assert np.argmax(prior) == actions[np.argmax(best)]  # the move depth 1 plays gets the largest prior
+        assert np.argmax(prior) == actions[np.argmax(best)]  # the move the agent plays gets the largest prior
         expected = np.exp((best - best.max()) / 0.05)
         assert np.allclose(prior[actions], expected / expected.sum(), atol=1e-4)
+
+
+def _own_turn_decisions(game, count, seed):
+    """Decisions after which some move leaves the same seat to decide again (a build, a trade...)."""
+    found = []
+    for state in _decisions(game, 4 * count, seed):
+        seat = state.current_player
+        again = [a for a in state.legal_actions() if _after(state, a).current_player == seat]
+        if again and len(found) < count:
+            found.append(state)
+    return found
+
+
+def _after(state, action):
+    state = state.clone()
+    state.apply(int(action))
+    return state
+
+
+def test_planning_the_own_turn_values_a_move_by_the_best_position_it_reaches():
+    from boardzero.agents.td import plan_own_turns
+    from boardzero.core.batched import afterstates_of
+    from boardzero.learn.td import afterstate_values
+
+    game = make("catan", players=3)
+    net = _net(game)
+    key = net.spec.observation_key
+    score = lambda after, seats: afterstate_values(net, after, seats, "float32")  # noqa: E731
+    states = _own_turn_decisions(game, 5, seed=11)
+    seats = np.array([s.current_player for s in states])
+    after, values, best = plan_own_turns(states, seats, key, score, depth=2, width=1000)
+    _, _, together = plan_own_turns(states, seats, key, score, depth=3, width=2)
+    raised = 0
+    for j, (state, seat) in enumerate(zip(states, seats)):
+        mine = np.flatnonzero(after.row == j)
+        assert sorted(after.action[mine]) == sorted(state.legal_actions())
+        for k in mine:  # by hand: the move's own value, or the best of the seat's moves after it
+            expected = values[k, 0]
+            nxt = _after(state, after.action[k])
+            if not after.terminal[k] and nxt.current_player == seat:
+                deeper = afterstates_of(nxt, int(seat), key)
+                expected = max(expected, score(deeper, np.full(len(deeper.action), seat))[:, 0].max())
+            assert best[k] == pytest.approx(expected, abs=1e-6)
+            raised += best[k] > values[k, 0] + 1e-9
+        # planned together or alone, a state's plan is the same (the width is kept per state)
+        _, _, alone = plan_own_turns([state], np.array([seat]), key, score, depth=3, width=2)
+        assert np.allclose(together[mine], alone, atol=1e-6)
+    assert raised  # some move's value came from the move after it
 
 
 @pytest.mark.parametrize("options, field", [({"prior": -1.0}, "td.prior"), ({"observer": "me"}, "td.observer"),
                                             ({"sims": -1}, "td.sims"), ({"opening": 8}, "td.opening"),
                                             ({"opening_sims": 100}, "td.opening"),
-                                            ({"opening": -1, "opening_sims": 100}, "td.opening")])
+                                            ({"opening": -1, "opening_sims": 100}, "td.opening"),
+                                            ({"prior_depth": 2}, "td.prior_depth"),
+                                            ({"prior": 0.02, "prior_depth": 0}, "td.prior_depth")])
 def test_bad_search_settings_name_the_field(options, field):
     game = make("catan", players=2)
     with pytest.raises(ConfigError, match=field.replace(".", r"\.")):

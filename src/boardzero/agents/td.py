@@ -15,7 +15,9 @@ those positions are valued by the network. So a trade that only pays off with
 the build after it is seen, where one step would see only cards lost.
 
 With ``sims`` > 0 it searches instead (PUCT over the Game API, ``search/``):
-uniform priors, the network's value vector at the leaves, chance nodes by
+uniform priors or, with ``prior``, the softmax of the network's values after
+each move (with ``prior_depth`` > 1 each planned to the rest of the turn, as
+above), the network's value vector at the leaves, chance nodes by
 their probabilities, the other seats' replies by max^n, and every simulation
 from a state drawn by ``view.sample_state``.
 
@@ -47,17 +49,73 @@ from boardzero.nn.evaluator import ValueEvaluator
 from boardzero.nn.precision import autocast, resolve
 
 
+def _joined(parts: list[Afterstates]) -> Afterstates:
+    return Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
+                         for name in ("obs", "row", "action", "terminal", "returns")))
+
+
+def plan_own_turns(states: list, seats: np.ndarray, key: str, score, *, depth: int,
+                   width: int) -> tuple[Afterstates, np.ndarray, np.ndarray]:
+    """Each state's moves for its ``seats`` entry, looked at to the rest of that seat's own turn.
+
+    Returns (the positions after each move, grouped by state as ``Afterstates.row``; the score of each
+    (``score(after, seats)``: seat-relative values [K, P]); the best first-column value reachable after each
+    move within ``depth`` of the seat's own decisions, keeping the ``width`` most promising positions per
+    state at each depth). The plan stops where the seat no longer decides: chance, another seat, the end."""
+    after = _joined([afterstates_of(state, int(seat), key, row=i)
+                     for i, (state, seat) in enumerate(zip(states, seats))])
+    values = score(after, seats[after.row])
+    best = values[:, 0].copy()
+    roots = after.row  # the state each first move belongs to
+    firsts = np.arange(len(after.action))
+    frontier = _frontier(states, after, values[:, 0], firsts, roots, seats, width)
+    for _ in range(depth - 1):
+        if not frontier:
+            break
+        deeper = _joined([afterstates_of(state, int(seats[roots[k]]), key, row=j)
+                          for j, (k, state) in enumerate(frontier)])
+        firsts = np.array([k for k, _ in frontier])[deeper.row]
+        scores = score(deeper, seats[roots[firsts]])[:, 0]
+        np.maximum.at(best, firsts, scores)
+        frontier = _frontier([state for _, state in frontier], deeper, scores, firsts, roots, seats, width)
+    return after, values, best
+
+
+def _frontier(parents: list, after: Afterstates, scores: np.ndarray, firsts: np.ndarray, roots: np.ndarray,
+              seats: np.ndarray, width: int) -> list:
+    """The ``width`` best positions per root among ``after`` (children of ``parents``) where the root's seat
+    decides again, as (first move index, state)."""
+    kept, counts = [], np.zeros(len(seats), np.int64)
+    for i in np.argsort(-scores, kind="stable"):
+        root = roots[firsts[i]]
+        if counts[root] == width or after.terminal[i]:
+            continue
+        state = parents[after.row[i]].clone()
+        state.apply(int(after.action[i]))
+        if state.current_player == seats[root]:
+            kept.append((int(firsts[i]), state))
+            counts[root] += 1
+            if counts.sum() == width * len(seats):
+                break
+    return kept
+
+
 class ValuePriorEvaluator(ValueEvaluator):
     """A TD network as a search evaluator that also gives priors: at each decision node, the softmax
     (``temperature``) of the mover's values of the positions after each of its legal moves, all nodes of
     one call valued in one network call. Those priors cost a network row per legal move, against one for
-    the node's value, so the search asks them only where a simulation chooses (``defers_priors``)."""
+    the node's value, so the search asks them only where a simulation chooses (``defers_priors``).
+
+    With ``depth`` > 1 a move's value is the best the mover reaches after it within its own turn
+    (``plan_own_turns``, ``width`` positions kept per depth): a trade that pays with the build after it
+    gets the build's value, where one step sees only the cards given."""
 
     defers_priors = True
 
-    def __init__(self, net: nn.Module, *, temperature: float, precision: str = "float32", observer: str = "mover"):
+    def __init__(self, net: nn.Module, *, temperature: float, precision: str = "float32", observer: str = "mover",
+                 depth: int = 1, width: int = 8):
         super().__init__(net, precision=precision, observer=observer)
-        self.temperature = temperature
+        self.temperature, self.depth, self.width = temperature, depth, width
 
     def evaluate(self, states, movers=None):
         return self.priors(states), self.values(states, movers)
@@ -67,21 +125,20 @@ class ValuePriorEvaluator(ValueEvaluator):
         from boardzero.search.evaluator import uniform_priors
 
         priors = uniform_priors(states, self.spec.num_actions)
-        parts = [afterstates_of(state, state.current_player, self.key, row=i)
-                 for i, state in enumerate(states) if state.current_player >= 0]
-        parts = [part for part in parts if len(part.action) > 1]
-        if not parts:
+        choosing = [i for i, state in enumerate(states)
+                    if state.current_player >= 0 and len(state.legal_actions()) > 1]
+        if not choosing:
             return priors
-        after = Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
-                              for name in ("obs", "row", "action", "terminal", "returns")))
-        movers_of_rows = np.array([states[i].current_player for i in after.row])
-        mine = afterstate_values(self.net, after, movers_of_rows, self.precision)[:, 0]
-        for part in parts:
-            i = int(part.row[0])
-            scores = mine[after.row == i]
+        seats = np.array([states[i].current_player for i in choosing])
+        after, _, best = plan_own_turns([states[i] for i in choosing], seats, self.key,
+                                        lambda a, s: afterstate_values(self.net, a, s, self.precision),
+                                        depth=self.depth, width=self.width)
+        for j, i in enumerate(choosing):
+            mine = after.row == j
+            scores = best[mine]
             weights = np.exp((scores - scores.max()) / self.temperature)
             priors[i] = 0.0
-            priors[i, part.action] = weights / weights.sum()
+            priors[i, after.action[mine]] = weights / weights.sum()
         return priors
 
 
@@ -100,10 +157,11 @@ def mean_of(net: nn.Module, others: list[nn.Module], weight: float, where: str =
 class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
-                 precision: str = "auto", opening: int = 0, opening_sims: int = 0,
+                 prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
                  opening_net: nn.Module | None = None, early: int = 0):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0),
-                                   ("opening", opening, 0), ("opening_sims", opening_sims, 0), ("early", early, 0)):
+                                   ("prior_depth", prior_depth, 1), ("opening", opening, 0),
+                                   ("opening_sims", opening_sims, 0), ("early", early, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         if (opening > 0) != (opening_sims > 0):
@@ -113,7 +171,10 @@ class TDAgent(Agent):
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
         self.opening = opening
-        searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior)
+        if prior_depth > 1 and not prior:
+            raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
+                                                      f"prior={prior}")
+        searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth)
         if opening_net is not None and not opening:
             raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
                                                         "set opening and opening_sims too")
@@ -126,7 +187,7 @@ class TDAgent(Agent):
                                if opening else None)
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
-    def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float,
+    def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
                   net: nn.Module | None = None):
         from boardzero.search import MCTS, MCTSConfig
 
@@ -135,53 +196,25 @@ class TDAgent(Agent):
         if prior < 0:
             raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
         net = self.net if net is None else net.eval()
-        evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer)
+        evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer,
+                                         depth=prior_depth, width=self.width)
                      if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
                                                      information_sets=infoset, stop_when_decided=True))
 
-    def _values(self, after: Afterstates, seat: int, net: nn.Module) -> np.ndarray:
+    def _values(self, after: Afterstates, seats: np.ndarray, net: nn.Module) -> np.ndarray:
         from boardzero.learn.td import afterstate_values
 
-        return afterstate_values(net, after, np.full(len(after.action), seat), self.precision)
+        return afterstate_values(net, after, seats, self.precision)
 
     def plan(self, view: SeatView, rng: np.random.Generator,
              net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(legal moves, the seat's best value reachable after each within its own turn, the seat-relative value
         vector of the position each move leads to directly), by ``net`` (default: the agent's network)."""
         net = self.net if net is None else net
-        seat = view.seat
-        root = view.sample_state(rng)
-        after = afterstates_of(root, seat, self.key)
-        values = self._values(after, seat, net)
-        best = values[:, 0].copy()
-        frontier = self._frontier([root], after, values[:, 0], np.arange(len(after.action)), seat)
-        for _ in range(self.depth - 1):
-            if not frontier:
-                break
-            parts = [afterstates_of(state, seat, self.key, row=j) for j, (_, state) in enumerate(frontier)]
-            deeper = Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
-                                   for name in ("obs", "row", "action", "terminal", "returns")))
-            scores = self._values(deeper, seat, net)[:, 0]
-            firsts = np.array([k for k, _ in frontier])[deeper.row]
-            np.maximum.at(best, firsts, scores)
-            frontier = self._frontier([state for _, state in frontier], deeper, scores, firsts, seat)
+        after, values, best = plan_own_turns([view.sample_state(rng)], np.array([view.seat]), self.key,
+                                             lambda a, s: self._values(a, s, net), depth=self.depth, width=self.width)
         return after.action, best, values
-
-    def _frontier(self, parents: list, after: Afterstates, scores: np.ndarray, firsts: np.ndarray, seat: int):
-        """The ``width`` best positions among ``after`` (children of ``parents``) where the seat decides again,
-        as (first move index, state)."""
-        kept = []
-        for i in np.argsort(-scores, kind="stable"):
-            if len(kept) == self.width:
-                break
-            if after.terminal[i]:
-                continue
-            state = parents[after.row[i]].clone()
-            state.apply(int(after.action[i]))
-            if state.current_player == seat:
-                kept.append((int(firsts[i]), state))
-        return kept
 
     def _phase(self, view: SeatView):
         """(the searcher or None, the network) for this point of the game: opening, early, or the rest."""
@@ -214,7 +247,7 @@ class TDAgent(Agent):
 
 
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
-       infoset: bool = False, observer: str = "mover", prior: float = 0.0, opening: int = 0,
+       infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
        mean_weight: float = 0.5) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
@@ -229,6 +262,8 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         in training) or to_move
     prior: > 0: that search's priors are the softmax of the network's values after each move at this
         temperature (e.g. 0.02); 0: uniform
+    prior_depth: > 1: those priors value a move by the best position its seat reaches after it within its own
+        turn, that many decisions deep (width positions kept per depth): a trade is worth the build it pays for
     opening: the game's first this many decisions (every seat's) search with opening_sims simulations instead
         (e.g. 8 and 800: Catan's 2-player setup)
     opening_sims: simulations of that opening search (with the settings above)
@@ -248,5 +283,6 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     elif mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
-                   c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, opening=opening,
+                   c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
+                   opening=opening,
                    opening_sims=opening_sims, opening_net=opening_net, early=early)
