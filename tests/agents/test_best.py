@@ -38,13 +38,14 @@ def test_best_takes_the_model_that_fits_the_player_count(tmp_path, monkeypatch):
 
 def test_a_searching_td_model_takes_its_stored_search_settings(tmp_path, monkeypatch):
     folder = tmp_path / "catan"
-    _ship_td(folder, 2, {"sims": 24, "prior": 0.03, "c_puct": 2.0, "infoset": True, "fast": {"sims": 0}})
+    _ship_td(folder, 2, {"sims": 24, "prior": 0.03, "prior_depth": 2, "c_puct": 2.0, "infoset": True,
+                         "fast": {"sims": 0}})
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
     game = make("catan", players=2, turn_limit=40)
     agent = make_agent("best", game)
     search = agent.search
     assert search.config.simulations == 24 and search.config.c_puct == 2.0 and search.config.information_sets
-    assert search.evaluator.temperature == 0.03
+    assert (search.evaluator.temperature, search.evaluator.depth) == (0.03, 2)
     assert make_agent("best:fast", game).search is None and make_agent("best:greedy", game).search is None
     assert make_agent("best:sims=8", game).search.config.simulations == 8
     state = play_game(game, [agent, make_agent("best:fast", game)], np.random.default_rng(0))
