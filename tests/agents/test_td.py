@@ -147,6 +147,13 @@ def test_the_opening_search_plays_the_games_first_decisions_only():
     assert opening and later and min(opening) > max(later)  # 12 simulations against 4
 
 
+def test_planned_priors_guide_the_search_after_the_opening_only():
+    game = make("catan", players=2)
+    agent = TDAgent(game, _net(game), sims=4, prior=0.02, prior_depth=2, opening=8, opening_sims=12,
+                    early=0, precision="float32")
+    assert agent.search.evaluator.depth == 2 and agent.opening_search.evaluator.depth == 1
+
+
 def test_an_opening_network_guides_the_opening_search_only():
     game = make("catan", players=2)
     main, opening = _net(game), build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))

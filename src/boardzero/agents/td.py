@@ -183,7 +183,9 @@ class TDAgent(Agent):
                                                 f"opening_model and early > opening ({opening}), got {early}")
         self.early, self.opening_net = early, opening_net
         self.search = self._searcher(sims, **searching) if sims else None
-        self.opening_search = (self._searcher(opening_sims, **searching, net=opening_net)
+        # the opening search keeps one-step priors: its many simulations reach the road after a settlement
+        # themselves, and planned priors there doubled the slowest move (Catan's first settlement)
+        self.opening_search = (self._searcher(opening_sims, **{**searching, "prior_depth": 1}, net=opening_net)
                                if opening else None)
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
@@ -263,7 +265,8 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     prior: > 0: that search's priors are the softmax of the network's values after each move at this
         temperature (e.g. 0.02); 0: uniform
     prior_depth: > 1: those priors value a move by the best position its seat reaches after it within its own
-        turn, that many decisions deep (width positions kept per depth): a trade is worth the build it pays for
+        turn, that many decisions deep (width positions kept per depth): a trade is worth the build it pays for;
+        the opening search keeps one-step priors
     opening: the game's first this many decisions (every seat's) search with opening_sims simulations instead
         (e.g. 8 and 800: Catan's 2-player setup)
     opening_sims: simulations of that opening search (with the settings above)
