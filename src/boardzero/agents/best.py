@@ -101,7 +101,8 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        sims=0 if greedy else sims or int(play.get("sims", 0)),
                        c_puct=c_puct or float(play.get("c_puct", 1.5)),
                        prior=float(play.get("prior", 0.0)), prior_depth=int(play.get("prior_depth", 1)),
-                       infoset=bool(play.get("infoset", False)), opening=opening, opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
+                       infoset=bool(play.get("infoset", False)), opening=opening,
+                       opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
                        opening_net=opening_net,
                        early=int(play.get("early", 0)) if opening else 0)
     if mean_weight != -1:
