@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+import boardzero.agents.td as td_module
 from boardzero.agents.td import TDAgent, ValuePriorEvaluator
 from boardzero.core.api import CHANCE, sample_chance
 from boardzero.core.errors import ConfigError
@@ -76,8 +77,8 @@ def test_planning_the_own_turn_values_a_move_by_the_best_position_it_reaches():
     score = lambda after, seats: afterstate_values(net, after, seats, "float32")  # noqa: E731
     states = _own_turn_decisions(game, 5, seed=11)
     seats = np.array([s.current_player for s in states])
-    after, values, best = plan_own_turns(states, seats, key, score, depth=2, width=1000)
-    _, _, together = plan_own_turns(states, seats, key, score, depth=3, width=2)
+    after, values, best = plan_own_turns(states, seats, key, net, "float32", depth=2, width=1000)
+    _, _, together = plan_own_turns(states, seats, key, net, "float32", depth=3, width=2)
     raised = 0
     for j, (state, seat) in enumerate(zip(states, seats)):
         mine = np.flatnonzero(after.row == j)
@@ -91,7 +92,7 @@ def test_planning_the_own_turn_values_a_move_by_the_best_position_it_reaches():
             assert best[k] == pytest.approx(expected, abs=1e-6)
             raised += best[k] > values[k, 0] + 1e-9
         # planned together or alone, a state's plan is the same (the width is kept per state)
-        _, _, alone = plan_own_turns([state], np.array([seat]), key, score, depth=3, width=2)
+        _, _, alone = plan_own_turns([state], np.array([seat]), key, net, "float32", depth=3, width=2)
         assert np.allclose(together[mine], alone, atol=1e-6)
     assert raised  # some move's value came from the move after it
 
@@ -193,7 +194,7 @@ def test_the_value_prior_search_asks_priors_only_where_it_chooses_and_searches_t
         assert deferred.tree.pending_priors  # nodes reached once were never given priors
 
 
-def test_early_moves_past_the_opening_are_valued_by_the_opening_network():
+def test_early_moves_past_the_opening_are_valued_by_the_opening_network(monkeypatch):
     game = make("catan", players=2)
     main, opening = _net(game), build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))
     agent = TDAgent(game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32",
@@ -206,9 +207,10 @@ def test_early_moves_past_the_opening_are_valued_by_the_opening_network():
     # played greedily (no search), the opening network values the early moves
     greedy = TDAgent(game, main, opening=8, opening_sims=12, precision="float32", opening_net=opening, early=30)
     made, seen = [0], []  # the history length of the move being chosen; (that length, network) of each valuation
-    act, values = greedy.act, greedy._values
+    act, planned = greedy.act, td_module.plan_own_turns
     greedy.act = lambda view, rng: made.__setitem__(0, len(view.history)) or act(view, rng)
-    greedy._values = lambda after, seat, net: seen.append((made[0], net)) or values(after, seat, net)
+    monkeypatch.setattr(td_module, "plan_own_turns", lambda states, seats, key, net, *rest, **options:
+                        seen.append((made[0], net)) or planned(states, seats, key, net, *rest, **options))
     _self_play(game, greedy, lambda state: len(state.history) >= 60, np.random.default_rng(1))
     assert all(net is (opening if at < 30 else main) for at, net in seen if at >= 8)
     assert {id(net) for _, net in seen} == {id(main), id(opening)}

@@ -54,14 +54,19 @@ def _joined(parts: list[Afterstates]) -> Afterstates:
                          for name in ("obs", "row", "action", "terminal", "returns")))
 
 
-def plan_own_turns(states: list, seats: np.ndarray, key: str, score, *, depth: int,
+def plan_own_turns(states: list, seats: np.ndarray, key: str, net: nn.Module, precision: str, *, depth: int,
                    width: int) -> tuple[Afterstates, np.ndarray, np.ndarray]:
-    """Each state's moves for its ``seats`` entry, looked at to the rest of that seat's own turn.
+    """Each state's moves for its ``seats`` entry, looked at to the rest of that seat's own turn by ``net``.
 
-    Returns (the positions after each move, grouped by state as ``Afterstates.row``; the score of each
-    (``score(after, seats)``: seat-relative values [K, P]); the best first-column value reachable after each
-    move within ``depth`` of the seat's own decisions, keeping the ``width`` most promising positions per
-    state at each depth). The plan stops where the seat no longer decides: chance, another seat, the end."""
+    Returns (the positions after each move, grouped by state as ``Afterstates.row``; their seat-relative values
+    [K, P] (``learn.td.afterstate_values``); the seat's best value reachable after each move within ``depth`` of
+    its own decisions, keeping the ``width`` most promising positions per state at each depth). The plan stops
+    where the seat no longer decides: chance, another seat, the end."""
+    from boardzero.learn.td import afterstate_values
+
+    def score(after: Afterstates, movers: np.ndarray) -> np.ndarray:
+        return afterstate_values(net, after, movers, precision)
+
     after = _joined([afterstates_of(state, int(seat), key, row=i)
                      for i, (state, seat) in enumerate(zip(states, seats))])
     values = score(after, seats[after.row])
@@ -121,7 +126,6 @@ class ValuePriorEvaluator(ValueEvaluator):
         return self.priors(states), self.values(states, movers)
 
     def priors(self, states):
-        from boardzero.learn.td import afterstate_values
         from boardzero.search.evaluator import uniform_priors
 
         priors = uniform_priors(states, self.spec.num_actions)
@@ -130,8 +134,7 @@ class ValuePriorEvaluator(ValueEvaluator):
         if not choosing:
             return priors
         seats = np.array([states[i].current_player for i in choosing])
-        after, _, best = plan_own_turns([states[i] for i in choosing], seats, self.key,
-                                        lambda a, s: afterstate_values(self.net, a, s, self.precision),
+        after, _, best = plan_own_turns([states[i] for i in choosing], seats, self.key, self.net, self.precision,
                                         depth=self.depth, width=self.width)
         for j, i in enumerate(choosing):
             mine = after.row == j
@@ -204,18 +207,13 @@ class TDAgent(Agent):
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
                                                      information_sets=infoset, stop_when_decided=True))
 
-    def _values(self, after: Afterstates, seats: np.ndarray, net: nn.Module) -> np.ndarray:
-        from boardzero.learn.td import afterstate_values
-
-        return afterstate_values(net, after, seats, self.precision)
-
     def plan(self, view: SeatView, rng: np.random.Generator,
              net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(legal moves, the seat's best value reachable after each within its own turn, the seat-relative value
         vector of the position each move leads to directly), by ``net`` (default: the agent's network)."""
-        net = self.net if net is None else net
         after, values, best = plan_own_turns([view.sample_state(rng)], np.array([view.seat]), self.key,
-                                             lambda a, s: self._values(a, s, net), depth=self.depth, width=self.width)
+                                             self.net if net is None else net, self.precision,
+                                             depth=self.depth, width=self.width)
         return after.action, best, values
 
     def _phase(self, view: SeatView):
@@ -287,5 +285,4 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                   opening=opening,
-                   opening_sims=opening_sims, opening_net=opening_net, early=early)
+                   opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early)
