@@ -142,6 +142,17 @@ def test_best_c_puct_overrides_the_stored_exploration_of_every_search():
         make_agent("best:c_puct=-1", game)
 
 
+def test_best_batch_sets_the_leaves_per_network_call_of_every_td_search():
+    game = make("catan", players=2)
+    stored = make_agent("best", game)
+    assert stored.search.config.batch_size == stored.opening_search.config.batch_size == 8
+    agent = make_agent("best:batch=2", game)
+    assert agent.search.config.batch_size == agent.opening_search.config.batch_size == 2
+    assert agent.search.config.simulations == stored.search.config.simulations  # nothing else changed
+    with pytest.raises(ConfigError, match="best.batch: must be >= 0"):
+        make_agent("best:batch=-1", game)
+
+
 def test_best_mean_weight_needs_a_second_network_shipped_with_a_td_model():
     # the shipped Connect 4 model is an AlphaZero network, and a TD model without a second network has none to weigh
     with pytest.raises(ConfigError, match="best.mean_weight: weighs a second network shipped beside a TD model"):

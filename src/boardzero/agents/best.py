@@ -104,7 +104,8 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        infoset=bool(play.get("infoset", False)), opening=opening,
                        opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
                        opening_net=opening_net,
-                       early=int(play.get("early", 0)) if opening else 0)
+                       early=int(play.get("early", 0)) if opening else 0,
+                       batch=batch or int(play.get("batch", 8)))
     if mean_weight != -1:
         raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
                                                     f"{path.name} is not one")

@@ -161,8 +161,8 @@ class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
-                 opening_net: nn.Module | None = None, early: int = 0):
-        for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0),
+                 opening_net: nn.Module | None = None, early: int = 0, batch: int = 8):
+        for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
                                    ("prior_depth", prior_depth, 1), ("opening", opening, 0),
                                    ("opening_sims", opening_sims, 0), ("early", early, 0)):
             if value < least:
@@ -173,7 +173,7 @@ class TDAgent(Agent):
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
-        self.opening = opening
+        self.opening, self.batch = opening, batch
         if prior_depth > 1 and not prior:
             raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
                                                       f"prior={prior}")
@@ -204,8 +204,8 @@ class TDAgent(Agent):
         evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer,
                                          depth=prior_depth, width=self.width)
                      if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
-        return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=8, reuse_tree=False,
-                                                     information_sets=infoset, stop_when_decided=True))
+        return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=self.batch,
+                                                     reuse_tree=False, information_sets=infoset, stop_when_decided=True))
 
     def plan(self, view: SeatView, rng: np.random.Generator,
              net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -249,7 +249,7 @@ class TDAgent(Agent):
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
-       mean_weight: float = 0.5) -> Agent:
+       mean_weight: float = 0.5, batch: int = 8) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -274,6 +274,7 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     mean_with: other TD checkpoints of the same network shape, joined by +, whose values are averaged with this
         one's everywhere but the opening model's moves (an ensemble; e.g. a run's parent checkpoint)
     mean_weight: the share of those others in the mean, between 0 and 1 (0.5: as much as this one)
+    batch: leaves each of its searches gathers (virtual loss between them) before one network call
     """
     from boardzero.agents.az import load_for_play
 
@@ -285,4 +286,4 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                   opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early)
+                   opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch)
