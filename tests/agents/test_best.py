@@ -131,26 +131,17 @@ def test_best_opening_sims_overrides_the_stored_opening_search_and_refuses_where
         make_agent("best:opening_sims=5", make("tictactoe"))
 
 
-def test_best_c_puct_overrides_the_stored_exploration_of_every_search():
+@pytest.mark.parametrize("option, field, stored, value", [("c_puct", "c_puct", 1.5, 3.0),
+                                                          ("batch", "batch_size", 8, 2)])
+def test_best_overrides_a_stored_setting_of_every_search(option, field, stored, value):
     game = make("catan", players=2)
-    stored = make_agent("best", game)
-    assert stored.search.config.c_puct == stored.opening_search.config.c_puct == 1.5
-    agent = make_agent("best:c_puct=3", game)
-    assert agent.search.config.c_puct == agent.opening_search.config.c_puct == 3.0
-    assert agent.search.config.simulations == stored.search.config.simulations  # nothing else changed
-    with pytest.raises(ConfigError, match="best.c_puct: must be >= 0"):
-        make_agent("best:c_puct=-1", game)
-
-
-def test_best_batch_sets_the_leaves_per_network_call_of_every_td_search():
-    game = make("catan", players=2)
-    stored = make_agent("best", game)
-    assert stored.search.config.batch_size == stored.opening_search.config.batch_size == 8
-    agent = make_agent("best:batch=2", game)
-    assert agent.search.config.batch_size == agent.opening_search.config.batch_size == 2
-    assert agent.search.config.simulations == stored.search.config.simulations  # nothing else changed
-    with pytest.raises(ConfigError, match="best.batch: must be >= 0"):
-        make_agent("best:batch=-1", game)
+    before = make_agent("best", game)
+    assert getattr(before.search.config, field) == getattr(before.opening_search.config, field) == stored
+    agent = make_agent(f"best:{option}={value:g}", game)
+    assert getattr(agent.search.config, field) == getattr(agent.opening_search.config, field) == value
+    assert agent.search.config.simulations == before.search.config.simulations  # nothing else changed
+    with pytest.raises(ConfigError, match=f"best.{option}: must be >= 0"):
+        make_agent(f"best:{option}=-1", game)
 
 
 def test_best_mean_weight_needs_a_second_network_shipped_with_a_td_model():
