@@ -173,11 +173,12 @@ class TDAgent(Agent):
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
-        self.opening, self.batch = opening, batch
+        self.opening = opening
         if prior_depth > 1 and not prior:
             raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
                                                       f"prior={prior}")
-        searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth)
+        searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
+                         batch=batch)
         if opening_net is not None and not opening:
             raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
                                                         "set opening and opening_sims too")
@@ -193,7 +194,7 @@ class TDAgent(Agent):
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
     def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
-                  net: nn.Module | None = None):
+                  batch: int, net: nn.Module | None = None):
         from boardzero.search import MCTS, MCTSConfig
 
         if observer not in ("mover", "to_move"):
@@ -204,7 +205,7 @@ class TDAgent(Agent):
         evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer,
                                          depth=prior_depth, width=self.width)
                      if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
-        return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=self.batch,
+        return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=batch,
                                                      reuse_tree=False, information_sets=infoset, stop_when_decided=True))
 
     def plan(self, view: SeatView, rng: np.random.Generator,
