@@ -55,6 +55,19 @@ def test_simulate_defaults_to_random_players():
     assert "game length in moves: mean" in proc.stdout and "10-90 %" in proc.stdout and "range" in proc.stdout
 
 
+def test_arena_records_refuse_a_file_with_games_unless_told_to_append(tmp_path):
+    path = tmp_path / "games.jsonl"
+    assert run_cli("arena", "connect4", "greedy", "random", "-n", "2", "-w", "1", "--records", str(path)).returncode == 0
+    before = path.read_text()
+    assert len(before.splitlines()) == 2
+    proc = run_cli("simulate", "connect4", "-n", "3", "-w", "1", "--records", str(path))
+    assert proc.returncode != 0 and "--records" in proc.stderr and "--append" in proc.stderr
+    assert path.read_text() == before
+    proc = run_cli("arena", "connect4", "greedy", "random", "-n", "3", "-w", "1", "--records", str(path), "--append")
+    assert proc.returncode == 0, proc.stderr
+    assert path.read_text().startswith(before) and len(path.read_text().splitlines()) == 5
+
+
 @pytest.mark.parametrize("args,message", [
     (("arena", "connect4", "nosuchagent", "random", "-n", "2"), "unknown agent 'nosuchagent'"),
     (("arena", "nosuchgame", "random"), "unknown game 'nosuchgame'"),

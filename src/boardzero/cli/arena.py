@@ -13,6 +13,7 @@ from rich.table import Table
 
 from boardzero.cli.options import check_backend, checked, parse_game_options
 from boardzero.cli.progress import games_progress
+from boardzero.core.errors import ConfigError
 from boardzero.eval.arena import ArenaResult, run_arena
 
 GAMES_OPTION = checked(100, "--games", "-n", help="Number of games to play", minimum=1)
@@ -30,8 +31,10 @@ PLAYERS_OPTION = typer.Option(None, "--players", "-p", help="Number of players, 
 MINUTES_OPTION = checked(None, "--minutes", help="Time limit: stop at the first game to end after this many minutes, "
                          "drop the games still in play and report those that finished (default: play all)",
                          minimum=0, above=True)
-RECORDS_OPTION = typer.Option(None, "--records", help="Append every game's record to this JSON-lines file "
-                                                       "(replay with `boardzero replay FILE`).")
+RECORDS_OPTION = typer.Option(None, "--records", help="Write every game's record to this JSON-lines file, which "
+                                                       "must be new or empty unless --append (replay with `boardzero "
+                                                       "replay FILE`).")
+APPEND_OPTION = typer.Option(False, "--append", help="Let --records add to a file that already holds games.")
 
 
 def arena(
@@ -47,11 +50,13 @@ def arena(
     backend: str = BACKEND_OPTION,
     ray_address: str = RAY_ADDRESS_OPTION,
     minutes: Optional[float] = MINUTES_OPTION,
+    append: bool = APPEND_OPTION,
 ) -> None:
     """Play N games between agents, every seat order rotated evenly, and report win rates with 95 % intervals.
 
     Example: boardzero arena connect4 mcts:sims=200 random -n 200
     """
+    check_records(records, append)
     result = _run_with_progress(game, agents, games, seed, workers, parse_game_options(option, players), records,
                                 check_backend(backend), ray_address, minutes)
     if as_json:
@@ -73,10 +78,19 @@ def simulate(
     backend: str = BACKEND_OPTION,
     ray_address: str = RAY_ADDRESS_OPTION,
     minutes: Optional[float] = MINUTES_OPTION,
+    append: bool = APPEND_OPTION,
 ) -> None:
     """Simulate N games (random players unless agents are named) and report outcomes and game lengths."""
     arena(game, agents or ["random"], games, seed, workers, as_json, option, players, records, backend, ray_address,
-          minutes)
+          minutes, append)
+
+
+def check_records(records: Optional[Path], append: bool) -> None:
+    """Refuse, before any game, a --records file that already holds something unless --append says to add to it:
+    games of an earlier match (a reused name) would otherwise read as this match's."""
+    if records is not None and not append and records.exists() and records.stat().st_size > 0:
+        raise ConfigError("--records", f"{records} already holds game records; name a new file, or pass --append "
+                                       "to add this match's games to it")
 
 
 def _run_with_progress(game: str, agents: list[str], games: int, seed: int, workers: Optional[int],
