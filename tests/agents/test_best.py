@@ -132,9 +132,8 @@ def test_best_opening_sims_overrides_the_stored_opening_search_and_refuses_where
 
 
 @pytest.mark.parametrize("option, field, stored, value", [("c_puct", "c_puct", 1.5, 3.0),
-                                                          ("batch", "batch_size", 2, 8)])
+                                                          ("batch", "batch_size", 8, 2)])
 def test_best_overrides_a_stored_setting_of_every_search(option, field, stored, value):
-    # model-2p.json stores batch=2 (leaves per network call), the shipped c_puct is the default
     game = make("catan", players=2)
     before = make_agent("best", game)
     assert getattr(before.search.config, field) == getattr(before.opening_search.config, field) == stored
