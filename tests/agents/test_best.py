@@ -150,3 +150,14 @@ def test_best_mean_weight_needs_a_second_network_shipped_with_a_td_model():
         make_agent("best:mean_weight=0.5", make("connect4"))
     with pytest.raises(ConfigError, match=r"best.mean_weight: .* model-3p.json has none"):
         make_agent("best:mean_weight=0.5", make("catan", players=3))
+
+
+def test_best_prior_depth_plans_the_search_priors_and_leaves_the_opening_search_one_step():
+    game = make("catan", players=4)
+    assert make_agent("best", game).search.evaluator.depth == 2  # stored in model-4p.json
+    agent = make_agent("best:prior_depth=3", game)
+    assert agent.search.evaluator.depth == 3 and agent.opening_search.evaluator.depth == 1
+    with pytest.raises(ConfigError, match="best.prior_depth: must be >= 0"):
+        make_agent("best:prior_depth=-1", game)
+    with pytest.raises(ConfigError, match="best.prior_depth: plans a TD model's value priors; .* alphazero model"):
+        make_agent("best:prior_depth=2", make("connect4"))

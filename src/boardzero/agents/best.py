@@ -53,7 +53,8 @@ def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
 
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
-         batch: int = 0, c_puct: float = 0.0, solver: bool = True, mean_weight: float = -1.0) -> Agent:
+         batch: int = 0, c_puct: float = 0.0, solver: bool = True, mean_weight: float = -1.0,
+         prior_depth: int = 0) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
@@ -66,8 +67,11 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     solver: prove wins and losses from terminal states during the search (AlphaZero models)
     mean_weight: the share of a TD model's second network in the mean of their values (-1: the stored setting;
         0: the model's own network alone)
+    prior_depth: how many of its own decisions a TD model's search priors look ahead within the turn (0: the
+        stored setting, else 1); the opening search keeps one
     """
-    for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct)):
+    for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct),
+                        ("prior_depth", prior_depth)):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     from boardzero.agents.az import network_agent
@@ -100,7 +104,8 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
                        sims=0 if greedy else sims or int(play.get("sims", 0)),
                        c_puct=c_puct or float(play.get("c_puct", 1.5)),
-                       prior=float(play.get("prior", 0.0)), prior_depth=int(play.get("prior_depth", 1)),
+                       prior=float(play.get("prior", 0.0)),
+                       prior_depth=prior_depth or int(play.get("prior_depth", 1)),
                        infoset=bool(play.get("infoset", False)), opening=opening,
                        opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
                        opening_net=opening_net,
@@ -109,6 +114,9 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     if mean_weight != -1:
         raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
                                                     f"{path.name} is not one")
+    if prior_depth:
+        raise ConfigError("agent best.prior_depth", f"plans a TD model's value priors; {path.name} is an "
+                                                    f"{meta.get('trainer', 'alphazero')} model")
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=c_puct or float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)
