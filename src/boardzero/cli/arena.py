@@ -88,6 +88,8 @@ def simulate(
 def check_records(records: Optional[Path], append: bool) -> None:
     """Refuse, before any game, a --records file that already holds something unless --append says to add to it:
     games of an earlier match (a reused name) would otherwise read as this match's."""
+    if records is not None and records.is_dir():
+        raise ConfigError("--records", f"{records} is a directory; name a file (one game a line, JSON)")
     if records is not None and not append and records.exists() and records.stat().st_size > 0:
         raise ConfigError("--records", f"{records} already holds game records; name a new file, or pass --append "
                                        "to add this match's games to it")
