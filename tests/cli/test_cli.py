@@ -12,6 +12,7 @@ import boardzero
 
 
 CONFIG = str(Path(__file__).resolve().parents[2] / "configs" / "connect4.toml")
+DOCS = str(Path(__file__).resolve().parents[2] / "docs")  # a directory, wherever pytest runs from
 
 
 def run_cli(*args, stdin: str = "", timeout: float = 300):
@@ -81,8 +82,8 @@ def test_arena_records_refuse_a_file_with_games_unless_told_to_append(tmp_path):
     (("play", "connect4", "--watch", "--against", "random", "--delay", "-1"), "--delay: must be >= 0, got -1"),
     (("play", "connect4", "--against", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
     (("accuracy", "tictactoe", "random", "-n", "0"), "--positions: must be >= 1, got 0"),
-    (("arena", "connect4", "random", "-n", "2", "--records", "docs", "--append"), "--records: docs is a directory"),
-    (("simulate", "connect4", "-n", "2", "--records", "docs"), "--records: docs is a directory"),
+    (("arena", "connect4", "random", "-n", "2", "--records", DOCS, "--append"), f"--records: {DOCS} is a directory"),
+    (("simulate", "connect4", "-n", "2", "--records", DOCS), f"--records: {DOCS} is a directory"),
     (("accuracy", "tictactoe", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
     (("accuracy", "tictactoe", "random", "--min-ply", "-2"), "--min-ply: must be >= 0, got -2"),
     (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--steps", "0"),
