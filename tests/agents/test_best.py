@@ -161,3 +161,17 @@ def test_best_prior_depth_plans_the_search_priors_and_leaves_the_opening_search_
         make_agent("best:prior_depth=-1", game)
     with pytest.raises(ConfigError, match="best.prior_depth: plans a TD model's value priors; .* alphazero model"):
         make_agent("best:prior_depth=2", make("connect4"))
+
+
+def test_best_opening_batch_sets_the_setup_searchs_leaves_per_call_alone():
+    game = make("catan", players=4)
+    agent = make_agent("best:batch=2,opening_batch=8", game)
+    assert agent.search.config.batch_size == 2 and agent.opening_search.config.batch_size == 8
+    agent = make_agent("best:batch=2", game)  # no opening_batch: the opening follows batch, as before
+    assert agent.search.config.batch_size == agent.opening_search.config.batch_size == 2
+    for spec, refused in (("best:opening_batch=-1", "best.opening_batch: must be >= 0"),
+                          ("best:greedy,opening_batch=8", "best.opening_batch: only stored settings that search the "
+                                                          "opening deeper take it; best:greedy have none")):
+        with pytest.raises(ConfigError, match=refused):
+            make_agent(spec, game)
+

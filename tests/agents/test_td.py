@@ -103,7 +103,9 @@ def test_planning_the_own_turn_values_a_move_by_the_best_position_it_reaches():
                                             ({"opening": -1, "opening_sims": 100}, "td.opening"),
                                             ({"prior_depth": 2}, "td.prior_depth"),
                                             ({"prior": 0.02, "prior_depth": 0}, "td.prior_depth"),
-                                            ({"batch": 0}, "td.batch")])
+                                            ({"batch": 0}, "td.batch"), ({"opening_batch": 4}, "td.opening_batch"),
+                                            ({"opening": 8, "opening_sims": 100, "opening_batch": -1},
+                                             "td.opening_batch")])
 def test_bad_search_settings_name_the_field(options, field):
     game = make("catan", players=2)
     with pytest.raises(ConfigError, match=field.replace(".", r"\.")):

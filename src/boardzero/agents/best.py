@@ -54,7 +54,7 @@ def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
          batch: int = 0, c_puct: float = 0.0, solver: bool = True, mean_weight: float = -1.0,
-         prior_depth: int = 0) -> Agent:
+         prior_depth: int = 0, opening_batch: int = 0) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
@@ -63,6 +63,7 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     opening_sims: simulations over the opening of a TD model that searches its opening deeper (Catan's setup;
         0: the stored setting), e.g. fewer to keep those moves quick on a slow CPU
     batch: leaves per network call (0: the stored setting)
+    opening_batch: leaves per network call of a TD model's opening search (0: the stored setting, else batch)
     c_puct: exploration constant of its searches, the opening's too (0: the stored setting, else 1.5)
     solver: prove wins and losses from terminal states during the search (AlphaZero models)
     mean_weight: the share of a TD model's second network in the mean of their values (-1: the stored setting;
@@ -71,7 +72,7 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         stored setting, else 1); the opening search keeps one
     """
     for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct),
-                        ("prior_depth", prior_depth)):
+                        ("prior_depth", prior_depth), ("opening_batch", opening_batch)):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     from boardzero.agents.az import network_agent
@@ -85,10 +86,11 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     play: dict[str, Any] = dict(meta.get("play", {}))
     if fast:
         play.update(play.get("fast", {}))
-    if opening_sims and (greedy or not int(play.get("opening", 0))):
-        setting = "best:greedy" if greedy else f"the {'fast ' if fast else ''}settings of {path.name}"
-        raise ConfigError("agent best.opening_sims", f"only stored settings that search the opening deeper take it; "
-                                                     f"{setting} have none")
+    for name, value in (("opening_sims", opening_sims), ("opening_batch", opening_batch)):
+        if value and (greedy or not int(play.get("opening", 0))):
+            setting = "best:greedy" if greedy else f"the {'fast ' if fast else ''}settings of {path.name}"
+            raise ConfigError(f"agent best.{name}", f"only stored settings that search the opening deeper take it; "
+                                                    f"{setting} have none")
     if meta.get("trainer", "alphazero") == "td":
         depth = 1 if greedy else int(play.get("depth", 1))
         opening = 0 if greedy else int(play.get("opening", 0))
@@ -110,7 +112,8 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
                        opening_net=opening_net,
                        early=int(play.get("early", 0)) if opening else 0,
-                       batch=batch or int(play.get("batch", 8)))
+                       batch=batch or int(play.get("batch", 8)),
+                       opening_batch=opening_batch or int(play.get("opening_batch", 0)) if opening else 0)
     if mean_weight != -1:
         raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
                                                     f"{path.name} is not one")

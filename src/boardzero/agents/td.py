@@ -161,15 +161,19 @@ class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
-                 opening_net: nn.Module | None = None, early: int = 0, batch: int = 8):
+                 opening_net: nn.Module | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
                                    ("prior_depth", prior_depth, 1), ("opening", opening, 0),
-                                   ("opening_sims", opening_sims, 0), ("early", early, 0)):
+                                   ("opening_sims", opening_sims, 0), ("early", early, 0),
+                                   ("opening_batch", opening_batch, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         if (opening > 0) != (opening_sims > 0):
             raise ConfigError("agent td.opening", f"opening and opening_sims go together (both > 0 or both 0), "
                                                   f"got opening={opening}, opening_sims={opening_sims}")
+        if opening_batch and not opening:
+            raise ConfigError("agent td.opening_batch", f"sets the opening search's leaves per network call; "
+                                                        f"set opening and opening_sims too (got opening={opening})")
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
@@ -189,7 +193,8 @@ class TDAgent(Agent):
         self.search = self._searcher(sims, **searching) if sims else None
         # the opening search keeps one-step priors: its many simulations reach the road after a settlement
         # themselves, and planned priors there doubled the slowest move (Catan's first settlement)
-        self.opening_search = (self._searcher(opening_sims, **{**searching, "prior_depth": 1}, net=opening_net)
+        self.opening_search = (self._searcher(opening_sims, **{**searching, "prior_depth": 1,
+                                                               "batch": opening_batch or batch}, net=opening_net)
                                if opening else None)
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
@@ -250,7 +255,7 @@ class TDAgent(Agent):
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
-       mean_weight: float = 0.5, batch: int = 8) -> Agent:
+       mean_weight: float = 0.5, batch: int = 8, opening_batch: int = 0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -276,6 +281,7 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         one's everywhere but the opening model's moves (an ensemble; e.g. a run's parent checkpoint)
     mean_weight: the share of those others in the mean, between 0 and 1 (0.5: as much as this one)
     batch: leaves each of its searches gathers (virtual loss between them) before one network call
+    opening_batch: that for the opening search alone (0: batch)
     """
     from boardzero.agents.az import load_for_play
 
@@ -287,4 +293,5 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                   opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch)
+                   opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch,
+                   opening_batch=opening_batch)
