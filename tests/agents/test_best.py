@@ -132,7 +132,7 @@ def test_best_opening_sims_overrides_the_stored_opening_search_and_refuses_where
 
 
 @pytest.mark.parametrize("option, field, stored, value", [("c_puct", "c_puct", 1.5, 3.0),
-                                                          ("batch", "batch_size", 8, 2)])
+                                                          ("batch", "batch_size", 2, 4)])
 def test_best_overrides_a_stored_setting_of_every_search(option, field, stored, value):
     game = make("catan", players=2)
     before = make_agent("best", game)
