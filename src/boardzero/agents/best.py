@@ -113,7 +113,7 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        opening_net=opening_net,
                        early=int(play.get("early", 0)) if opening else 0,
                        batch=batch or int(play.get("batch", 8)),
-                       opening_batch=opening_batch or int(play.get("opening_batch", 0)) if opening else 0)
+                       opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0)
     if mean_weight != -1:
         raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
                                                     f"{path.name} is not one")
