@@ -174,4 +174,3 @@ def test_best_opening_batch_sets_the_setup_searchs_leaves_per_call_alone():
                                                           "opening deeper take it; best:greedy have none")):
         with pytest.raises(ConfigError, match=refused):
             make_agent(spec, game)
-
