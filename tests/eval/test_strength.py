@@ -13,8 +13,8 @@ broken network, search or observation) fails. Slow: ``make test-all`` runs them.
 | tic-tac-toe | `best` vs `solver`, games not lost | 40 | 200 of 200 drawn | 90 % |
 | Kuhn poker, 3 players | `best:greedy` vs two `random`, wins | 1200 | 45.3 % of 1500 (chance: 1/3) | 38 % |
 | Catan, 2 players | `best` vs `weighted`, wins | 200 | 100 % of 200 | 90 % |
-| Catan, 4 players | `best` vs three `weighted`, wins | 200 | 100 % of 200 (chance: 1/4) | 90 % |
 | Catan, 3 players | `best` vs two `weighted`, wins | 200 | 99.5 % of 200 (chance: 1/3) | 90 % |
+| Catan, 4 players | `best` vs three `weighted`, wins | 200 | 100 % of 200 (chance: 1/4) | 90 % |
 | Catan, 2 players | `best:fast` (no search) vs `heuristic`, wins | 400 | 43.5 % of 400 (`--seed 0`) | 33 % |
 | Catan, 3 players | `best:fast` vs two `heuristic`, wins | 400 | 19.2 % of 400 (chance: 1/3) | 11 % |
 | Catan, 4 players | `best:fast` vs three `heuristic`, wins | 400 | 23.5 % of 400 (chance: 1/4) | 15 % |
