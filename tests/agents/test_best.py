@@ -163,6 +163,18 @@ def test_best_prior_depth_plans_the_search_priors_and_leaves_the_opening_search_
         make_agent("best:prior_depth=2", make("connect4"))
 
 
+def test_best_fpu_sets_the_first_play_urgency_of_every_search_of_a_td_model():
+    game = make("catan", players=2)
+    before = make_agent("best", game)
+    assert before.search.config.fpu_reduction == before.opening_search.config.fpu_reduction == 0.0
+    agent = make_agent("best:fpu=0.03", game)
+    assert agent.search.config.fpu_reduction == agent.opening_search.config.fpu_reduction == 0.03
+    with pytest.raises(ConfigError, match=r"best.fpu: must be >= 0 \(-1: the stored setting\), got -0.5"):
+        make_agent("best:fpu=-0.5", game)
+    with pytest.raises(ConfigError, match="best.fpu: sets a TD model's first-play urgency; .* alphazero model"):
+        make_agent("best:fpu=0.1", make("connect4"))
+
+
 def test_best_opening_batch_sets_the_setup_searchs_leaves_per_call_alone():
     game = make("catan", players=4)
     agent = make_agent("best:batch=2,opening_batch=8", game)

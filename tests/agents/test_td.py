@@ -105,7 +105,7 @@ def test_planning_the_own_turn_values_a_move_by_the_best_position_it_reaches():
                                             ({"prior": 0.02, "prior_depth": 0}, "td.prior_depth"),
                                             ({"batch": 0}, "td.batch"), ({"opening_batch": 4}, "td.opening_batch"),
                                             ({"opening": 8, "opening_sims": 100, "opening_batch": -1},
-                                             "td.opening_batch")])
+                                             "td.opening_batch"), ({"fpu": -0.1}, "td.fpu")])
 def test_bad_search_settings_name_the_field(options, field):
     game = make("catan", players=2)
     with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
@@ -265,3 +265,16 @@ def test_the_agents_searches_stop_once_decided_and_play_the_full_searchs_move():
         assert whole.visits.sum() == 95
         shortened += stopped.visits.sum() < 95
     assert shortened  # the bound ended some of these searches early
+
+
+def test_first_play_urgency_keeps_the_search_on_the_moves_it_tried():
+    game = make("catan", players=2)
+    net = _net(game)
+    spread = {}
+    for fpu in (0.0, 1.0):
+        agent = TDAgent(game, net, sims=48, infoset=True, precision="float32", fpu=fpu)
+        assert agent.search.config.fpu_reduction == fpu
+        spread[fpu] = [int((agent.search.search(SeatView(s, s.current_player), np.random.default_rng(3)).visits > 0)
+                           .sum()) for s in _decisions(game, 4, seed=9)]
+    # uniform priors: at the parent's value every move is tried; a whole win share less, far fewer are
+    assert sum(spread[1.0]) < sum(spread[0.0])

@@ -54,7 +54,7 @@ def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
 
 def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
          batch: int = 0, c_puct: float = 0.0, solver: bool = True, mean_weight: float = -1.0,
-         prior_depth: int = 0, opening_batch: int = 0) -> Agent:
+         prior_depth: int = 0, opening_batch: int = 0, fpu: float = -1.0) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
@@ -70,11 +70,15 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         0: the model's own network alone)
     prior_depth: how many of its own decisions a TD model's search priors look ahead within the turn (0: the
         stored setting, else 1); the opening search keeps one
+    fpu: how much less than its parent's value a move not yet tried counts in a TD model's searches (-1: the
+        stored setting, else 0)
     """
     for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct),
                         ("prior_depth", prior_depth), ("opening_batch", opening_batch)):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
+    if fpu < 0 and fpu != -1:
+        raise ConfigError("agent best.fpu", f"must be >= 0 (-1: the stored setting), got {fpu}")
     from boardzero.agents.az import network_agent
     from boardzero.agents.td import TDAgent, mean_of
 
@@ -113,13 +117,16 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        opening_net=opening_net,
                        early=int(play.get("early", 0)) if opening else 0,
                        batch=batch or int(play.get("batch", 8)),
-                       opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0)
+                       opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0,
+                       fpu=float(play.get("fpu", 0.0)) if fpu == -1 else fpu)
     if mean_weight != -1:
         raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
                                                     f"{path.name} is not one")
-    if prior_depth:
-        raise ConfigError("agent best.prior_depth", f"plans a TD model's value priors; {path.name} is an "
-                                                    f"{meta.get('trainer', 'alphazero')} model")
+    for name, value, unset, what in (("prior_depth", prior_depth, 0, "plans a TD model's value priors"),
+                                     ("fpu", fpu, -1, "sets a TD model's first-play urgency")):
+        if value != unset:
+            raise ConfigError(f"agent best.{name}", f"{what}; {path.name} is an "
+                                                   f"{meta.get('trainer', 'alphazero')} model")
     return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
                          c_puct=c_puct or float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
                          solver=solver)

@@ -161,11 +161,12 @@ class TDAgent(Agent):
     def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
-                 opening_net: nn.Module | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0):
+                 opening_net: nn.Module | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0,
+                 fpu: float = 0.0):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
                                    ("prior_depth", prior_depth, 1), ("opening", opening, 0),
                                    ("opening_sims", opening_sims, 0), ("early", early, 0),
-                                   ("opening_batch", opening_batch, 0)):
+                                   ("opening_batch", opening_batch, 0), ("fpu", fpu, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         if (opening > 0) != (opening_sims > 0):
@@ -182,7 +183,7 @@ class TDAgent(Agent):
             raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
                                                       f"prior={prior}")
         searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                         batch=batch)
+                         batch=batch, fpu=fpu)
         if opening_net is not None and not opening:
             raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
                                                         "set opening and opening_sims too")
@@ -199,7 +200,7 @@ class TDAgent(Agent):
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
     def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
-                  batch: int, net: nn.Module | None = None):
+                  batch: int, fpu: float, net: nn.Module | None = None):
         from boardzero.search import MCTS, MCTSConfig
 
         if observer not in ("mover", "to_move"):
@@ -211,7 +212,8 @@ class TDAgent(Agent):
                                          depth=prior_depth, width=self.width)
                      if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=batch,
-                                                     reuse_tree=False, information_sets=infoset, stop_when_decided=True))
+                                                     fpu_reduction=fpu, reuse_tree=False, information_sets=infoset,
+                                                     stop_when_decided=True))
 
     def plan(self, view: SeatView, rng: np.random.Generator,
              net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -255,7 +257,7 @@ class TDAgent(Agent):
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
-       mean_weight: float = 0.5, batch: int = 8, opening_batch: int = 0) -> Agent:
+       mean_weight: float = 0.5, batch: int = 8, opening_batch: int = 0, fpu: float = 0.0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -263,6 +265,8 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     width: positions kept per planning step
     sims: > 0 searches by PUCT with uniform priors and the network's values at the leaves, over chance and the other seats' replies, each simulation from a state drawn to fit what the seat knows
     c_puct: exploration constant of that search
+    fpu: how much less than its parent's value a move not yet tried counts in its searches (first-play urgency;
+        0: the parent's value; the values are win shares, 0 to 1): higher keeps simulations on the moves tried
     infoset: that search keeps one node per information set of the seat (information-set MCTS)
     observer: whose view the network reads at a leaf of that search: mover (the seat that moved into it, as
         in training) or to_move
@@ -294,4 +298,4 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
                    opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch,
-                   opening_batch=opening_batch)
+                   opening_batch=opening_batch, fpu=fpu)
