@@ -218,6 +218,43 @@ def test_boardzero_agent_plays_a_whole_catanatron_game(players, seed):
 
 
 @needs_log
+def test_the_shadow_takes_a_road_catanatron_builds_on_past_an_opponents_settlement():
+    # catanatron keeps a road network whole when an opponent settles at its end and lets it grow from there;
+    # boardzero's rules never do, so the shadow places such a road anyway (an unconnected one stays refused)
+    from catanatron import Color
+    from catanatron.models.enums import Action, ActionType
+
+    from boardzero.core.errors import IllegalActionError
+    from boardzero.games.catan import testing
+    from boardzero.games.catan.engine import EDGE_OWNER
+    from boardzero.games.catan.topology import NODE_EDGES
+    from boardzero.integrations.catanatron import BoardzeroPlayer
+
+    def onward(path):  # a neighbour of the path's last node off the path
+        return next(int(n) for e in NODE_EDGES[path[-1]] if e >= 0 for n in EDGE_NODES[e] if n not in path)
+
+    path = [0]
+    for _ in range(3):
+        path.append(onward(path))
+    a, b, x, y = path
+    shadow = testing.road_path(testing.settlement(testing.scenario(2, seat=1), 1, a), 1, [a, b, x])
+    testing.settlement(shadow, 0, x)  # seat 0 settles at the end of seat 1's road
+    testing.give(shadow, 1, wood=2, brick=2)
+    ours = BoardzeroPlayer(Color.RED, "random")
+    ours.shadow = shadow
+    colors = [Color.RED, Color.BLUE]
+    road = Action(Color.BLUE, ActionType.BUILD_ROAD, geometry().edge_to_catanatron[testing.edge(x, y)])
+    assert to_boardzero(road, colors)[0] not in shadow.legal_actions()
+    ours._replay(road, None, colors)
+    assert shadow.s[EDGE_OWNER + testing.edge(x, y)] == 1 and ours.foreign_roads == 1
+    assert testing.hand(shadow, 1)["wood"] == 1 and testing.hand(shadow, 1)["brick"] == 1  # paid for as usual
+    far = next(e for e in range(len(EDGE_NODES)) if not {int(n) for n in EDGE_NODES[e]} & set(path + [onward(path)]))
+    with pytest.raises(IllegalActionError, match="not connected"):
+        ours._replay(Action(Color.BLUE, ActionType.BUILD_ROAD, geometry().edge_to_catanatron[far]), None, colors)
+    assert ours.foreign_roads == 1 and shadow.s[EDGE_OWNER + far] < 0
+
+
+@needs_log
 def test_boardzero_player_needs_a_shared_board():
     from catanatron import Color, Game, RandomPlayer
 

@@ -92,6 +92,21 @@ def test_road_connects_to_own_network_not_through_opponent_building():
     assert T.hand(state, 0) == {"wood": 2, "brick": 2, "sheep": 0, "wheat": 0, "ore": 0}
 
 
+def test_apply_foreign_places_what_the_rules_refuse_and_marks_the_record():
+    # for a state shadowing another engine's game, whose rules let a road go on past an opponent's settlement
+    state = T.scenario()
+    T.settlement(state, 0, 3)
+    T.road_path(state, 0, [3, 0, 4])
+    T.settlement(state, 1, 4)
+    T.give(state, 0, wood=1, brick=1)
+    state.edited = False
+    length = len(state.history)
+    state.apply_foreign(A("road", edge=T.edge(4, 8)))
+    assert state.s[E.EDGE_OWNER + T.edge(4, 8)] == 0 and T.hand(state, 0)["wood"] == 0
+    assert state.history[length:] == [A("road", edge=T.edge(4, 8))] and state.edited
+    T.check_invariants(state)
+
+
 def test_city_only_on_own_settlement_and_returns_the_settlement():
     state = T.scenario()
     T.settlement(state, 0, 12)

@@ -186,7 +186,16 @@ class CatanState(State):
         return outcome
 
     def apply(self, action: int) -> None:
-        a = int(action)
+        self._play(int(action), checked=True)
+
+    def apply_foreign(self, action: int) -> None:
+        """Apply a move that another engine's rules allowed and boardzero's refuse, without checking it: for a
+        state that shadows a game played under those rules (catanatron lets a road go on past an opponent's
+        settlement). The record no longer replays (``edited``)."""
+        self._play(int(action), checked=False)
+        self.edited = True
+
+    def _play(self, a: int, *, checked: bool) -> None:
         s = self.s
         ph = s.item(E.G_PHASE)
         actor, knowers = _PHASE_PLAYER[ph], None
@@ -196,8 +205,11 @@ class CatanState(State):
             knowers = (s.item(E.G_TURN_PLAYER),)
         elif ph == E.PH_STEAL:  # the thief and the victim see the card
             knowers = (s.item(E.G_TURN_PLAYER), s.item(E.G_VICTIM))
-        if not E.apply_if_possible(s, a):
-            raise self._rejection(a, actor)
+        if checked:
+            if not E.apply_if_possible(s, a):
+                raise self._rejection(a, actor)
+        else:
+            E.apply_action(s, a)
         self._tail = (self._tail, a, knowers, actor)
         self._len += 1
 

@@ -18,7 +18,9 @@ are asked of the agent one after the other on a copy of the shadow.
 
 Where the rules differ (docs/catanatron.md) the shadow is brought back in line:
 hands are compared with catanatron's after every replayed action and corrected
-(``resyncs`` counts it); a discard catanatron asks for before boardzero's order
+(``resyncs`` counts it); a road catanatron lets a seat build on past an
+opponent's settlement is put on the shadow's board all the same
+(``foreign_roads``); a discard catanatron asks for before boardzero's order
 would and a decision after the shadow has ended take a fixed rule
 (``fallbacks``). Needs catanatron 3.3 or later (its action log with results).
 """
@@ -35,7 +37,9 @@ from boardzero.core.api import CHANCE
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import view_for
+from boardzero.games.catan import engine as E
 from boardzero.games.catan import testing
+from boardzero.games.catan.topology import EDGE_NODES, NODE_EDGES, NUM_EDGES
 from boardzero.games.catan.actions import action_id
 from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.integrations.catanatron.actions import record_steps, to_boardzero
@@ -81,6 +85,7 @@ class BoardzeroPlayer(Player):
         self.decisions = 0
         self.fallbacks = 0  # decisions taken by a fixed rule because the shadow could not ask the agent
         self.resyncs = 0  # hands corrected after a rules difference (e.g. the bank running short)
+        self.foreign_roads = 0  # roads past an opponent's settlement: catanatron builds them, boardzero never
 
     def reset_state(self) -> None:
         self.shadow, self._game_id = None, None
@@ -132,6 +137,10 @@ class BoardzeroPlayer(Player):
             if step == "rob" and a not in self.shadow.legal_actions():  # one seat to rob: boardzero does not ask
                 continue
             if step == "chance" and self.shadow.current_player != CHANCE:
+                continue
+            if step == "act" and _past_an_opponent(self.shadow, a) and a not in self.shadow.legal_actions():
+                self.shadow.apply_foreign(a)
+                self.foreign_roads += 1
                 continue
             self.shadow.apply(a)
         for index, (queued, queued_result) in enumerate(self._queued):
@@ -185,6 +194,23 @@ class BoardzeroPlayer(Player):
             key = f"P{game.state.colors.index(self.color)}_"
             return max(discards, key=lambda a: game.state.player_state[key + a.value + "_IN_HAND"])
         return playable_actions[0]
+
+
+def _past_an_opponent(state, action: int) -> bool:
+    """Whether ``action`` builds a road on a free path that meets the builder's own road at an opponent's
+    settlement or city: catanatron's rules allow it when that building came after the road, boardzero's never."""
+    first = action_id("road", edge=0)
+    if not first <= action < first + NUM_EDGES or state.current_player < 0:
+        return False
+    s, e, seat = state.s, action - first, state.current_player
+    if s[E.EDGE_OWNER + e] >= 0:
+        return False
+    for n in EDGE_NODES[e]:
+        owner = s[E.NODE_OWNER + n]
+        if owner >= 0 and owner != seat and any(f >= 0 and f != e and s[E.EDGE_OWNER + f] == seat
+                                                for f in NODE_EDGES[n]):
+            return True
+    return False
 
 
 def _step_kinds(state) -> set[str]:
