@@ -78,12 +78,17 @@ def test_settlement_needs_own_road_and_distance_rule():
     assert state.victory_points(0) == 2
 
 
-def test_road_connects_to_own_network_not_through_opponent_building():
+def _road_ending_at_an_opponent(**cards):
+    """Seat 0 to act, its road 3-0-4 ending where seat 1 has settled (node 4), holding ``cards``."""
     state = T.scenario()
     T.settlement(state, 0, 3)
     T.road_path(state, 0, [3, 0, 4])
     T.settlement(state, 1, 4)
-    T.give(state, 0, wood=3, brick=3)
+    return T.give(state, 0, **cards)
+
+
+def test_road_connects_to_own_network_not_through_opponent_building():
+    state = _road_ending_at_an_opponent(wood=3, brick=3)
     assert legal(state, A("road", edge=T.edge(4, 1)), A("road", edge=T.edge(4, 8))) == [False, False]
     assert legal(state, A("road", edge=T.edge(3, 7))) == [True]
     with pytest.raises(IllegalActionError, match="not connected"):
@@ -94,17 +99,16 @@ def test_road_connects_to_own_network_not_through_opponent_building():
 
 def test_apply_foreign_places_what_the_rules_refuse_and_marks_the_record():
     # for a state shadowing another engine's game, whose rules let a road go on past an opponent's settlement
-    state = T.scenario()
-    T.settlement(state, 0, 3)
-    T.road_path(state, 0, [3, 0, 4])
-    T.settlement(state, 1, 4)
-    T.give(state, 0, wood=1, brick=1)
+    state = _road_ending_at_an_opponent(wood=1, brick=1)
     state.edited = False
     length = len(state.history)
     state.apply_foreign(A("road", edge=T.edge(4, 8)))
     assert state.s[E.EDGE_OWNER + T.edge(4, 8)] == 0 and T.hand(state, 0)["wood"] == 0
     assert state.history[length:] == [A("road", edge=T.edge(4, 8))] and state.edited
     T.check_invariants(state)
+    T.set_turn(state, 0, "pre_roll").apply(A("roll"))  # the dice decide next, no player
+    with pytest.raises(ValueError, match="takes a player's move"):
+        state.apply_foreign(E.O_DICE + 7)
 
 
 def test_city_only_on_own_settlement_and_returns_the_settlement():

@@ -186,16 +186,7 @@ class CatanState(State):
         return outcome
 
     def apply(self, action: int) -> None:
-        self._play(int(action), checked=True)
-
-    def apply_foreign(self, action: int) -> None:
-        """Apply a move that another engine's rules allowed and boardzero's refuse, without checking it: for a
-        state that shadows a game played under those rules (catanatron lets a road go on past an opponent's
-        settlement). The record no longer replays (``edited``)."""
-        self._play(int(action), checked=False)
-        self.edited = True
-
-    def _play(self, a: int, *, checked: bool) -> None:
+        a = int(action)
         s = self.s
         ph = s.item(E.G_PHASE)
         actor, knowers = _PHASE_PLAYER[ph], None
@@ -205,13 +196,23 @@ class CatanState(State):
             knowers = (s.item(E.G_TURN_PLAYER),)
         elif ph == E.PH_STEAL:  # the thief and the victim see the card
             knowers = (s.item(E.G_TURN_PLAYER), s.item(E.G_VICTIM))
-        if checked:
-            if not E.apply_if_possible(s, a):
-                raise self._rejection(a, actor)
-        else:
-            E.apply_action(s, a)
+        if not E.apply_if_possible(s, a):
+            raise self._rejection(a, actor)
         self._tail = (self._tail, a, knowers, actor)
         self._len += 1
+
+    def apply_foreign(self, action: int) -> None:
+        """Apply a player's move that another engine's rules allowed and boardzero's refuse, without checking
+        it: for a state that shadows a game played under those rules (catanatron lets a road go on past an
+        opponent's settlement). The record no longer replays (``edited``)."""
+        actor = self.current_player
+        if actor < 0:
+            raise ValueError(f"apply_foreign takes a player's move; no player decides here (current player {actor})")
+        a = int(action)
+        E.apply_action(self.s, a)
+        self._tail = (self._tail, a, None, actor)  # a player's move: public, as apply records it
+        self._len += 1
+        self.edited = True
 
     def _rejection(self, action: int, actor: int) -> IllegalActionError:
         if actor == TERMINAL:

@@ -39,7 +39,7 @@ from boardzero.core.registry import make
 from boardzero.core.view import view_for
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import testing
-from boardzero.games.catan.topology import EDGE_NODES, NODE_EDGES, NUM_EDGES
+from boardzero.games.catan.topology import EDGE_NODES, NUM_EDGES
 from boardzero.games.catan.actions import action_id
 from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.integrations.catanatron.actions import record_steps, to_boardzero
@@ -207,8 +207,7 @@ def _past_an_opponent(state, action: int) -> bool:
         return False
     for n in EDGE_NODES[e]:
         owner = s[E.NODE_OWNER + n]
-        if owner >= 0 and owner != seat and any(f >= 0 and f != e and s[E.EDGE_OWNER + f] == seat
-                                                for f in NODE_EDGES[n]):
+        if owner >= 0 and owner != seat and E.node_touches_road(s, n, seat):  # e itself is free
             return True
     return False
 
