@@ -24,6 +24,10 @@ MODELS = "src/boardzero/models/catan/"
 TINY = "--set train.min_replay=64 --set train.batch_size=32 --set selfplay.games_per_actor=8"
 
 
+def shipped_files() -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in (ROOT / MODELS).iterdir() if path.is_file()}
+
+
 def recipe() -> str:
     text = (ROOT / "docs" / "training.md").read_text()
     start = text.index("```bash\n", text.index(HEADING)) + len("```bash\n")
@@ -60,13 +64,13 @@ def test_the_recipe_is_found_and_shrunk(tmp_path):
 
 @pytest.mark.slow
 def test_the_recipe_trains_and_exports_all_three_models(tmp_path):
-    shipped_files = {p.name: p.read_bytes() for p in (ROOT / MODELS).iterdir() if p.is_file()}
+    before = shipped_files()
     script = tmp_path / "recipe.sh"
     script.write_text("set -euxo pipefail\n" + shrink(recipe(), tmp_path) + "\n")
     done = subprocess.run(["bash", str(script)], cwd=ROOT, capture_output=True, text=True, timeout=3600,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert done.returncode == 0, done.stderr[-4000:]
-    assert {p.name: p.read_bytes() for p in (ROOT / MODELS).iterdir() if p.is_file()} == shipped_files
+    assert shipped_files() == before
     for players, step in ((2, 9), (3, 10), (4, 14)):
         made = json.loads((tmp_path / "models" / f"model-{players}p.json").read_text())
         shipped = json.loads((ROOT / MODELS / f"model-{players}p.json").read_text())

@@ -101,8 +101,9 @@ def test_the_measures_tell_a_trained_network_from_an_untrained_one(tmp_path):
 
 def test_alphazero_learns_tictactoe_values_and_moves(tmp_path):
     run = tmp_path / "az"
-    summary = quiet_train(ALPHAZERO_TICTACTOE, run, steps=300)
-    assert summary["step"] == 300
+    steps = ALPHAZERO_TICTACTOE["train"]["steps"]
+    summary = quiet_train(ALPHAZERO_TICTACTOE, run, steps=steps)
+    assert summary["step"] == steps
     game = make("tictactoe")
     net, _ = load_network(run, game=game)
     auc = value_auc(net, game)

@@ -1,9 +1,10 @@
 """Error types shared by every layer.
 
 Each error carries a message that says what was wrong and what is allowed, so
-the command line can print it on one line without a traceback. Errors whose
-constructor takes more than the message rebuild themselves from their fields
-when unpickled, so one raised in a worker process reaches the parent intact.
+the command line can print it on one line without a traceback. Every error is
+rebuilt from the arguments it was made with when unpickled (Python would pass
+the formatted message alone), so one raised in a worker process reaches the
+parent intact, whatever its constructor takes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,15 @@ from __future__ import annotations
 
 class BoardzeroError(Exception):
     """Base class of every error boardzero raises on purpose."""
+
+    def __new__(cls, *args, **kwargs):
+        error = super().__new__(cls, *args)
+        error._arguments = (args, kwargs)
+        return error
+
+    def __reduce__(self):
+        args, kwargs = self._arguments
+        return _rebuild, (type(self), args, kwargs)
 
 
 class IllegalActionError(BoardzeroError, ValueError):
@@ -22,12 +32,8 @@ class IllegalActionError(BoardzeroError, ValueError):
     def __init__(self, action: int, reason: str, *, name: str | None = None):
         self.action = action
         self.reason = reason
-        self.name = name
         label = f"{name!r} (action {action})" if name else f"action {action}"
         super().__init__(f"{label}: {reason}")
-
-    def __reduce__(self):
-        return _rebuild, (type(self), (self.action, self.reason), {"name": self.name})
 
 
 class ConfigError(BoardzeroError, ValueError):
@@ -35,11 +41,7 @@ class ConfigError(BoardzeroError, ValueError):
 
     def __init__(self, field: str, message: str):
         self.field = field
-        self.message = message
         super().__init__(f"{field}: {message}")
-
-    def __reduce__(self):
-        return _rebuild, (type(self), (self.field, self.message), {})
 
 
 class CheckpointError(BoardzeroError):
