@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from boardzero.games.catan import engine as E
 from boardzero.games.catan.actions import DEV_NAMES, NUM_ACTIONS, decode_trade
 from boardzero.games.catan.board import RESOURCE_NAMES
@@ -65,28 +67,18 @@ def _phase_reason(state, a: int) -> str | None:
     return f"not allowed now: the current step is '{PHASE_NAMES[ph]}' for seat {p}"
 
 
+# Action ids come in ranges, one per kind, in this order, then one id each for the rest.
+_RANGE_STARTS = (0, E.A_CITY, E.A_ROAD, E.A_ROBBER, E.A_VICTIM, E.A_DISCARD, E.A_YOP, E.A_MONOPOLY, E.A_TRADE)
+_RANGE_KINDS = ("settlement", "city", "road", "robber", "rob", "discard", "take", "dev", "trade")
+_SINGLE_KINDS = {E.A_BUY_DEV: "buy", E.A_KNIGHT: "dev", E.A_PLAY_ROAD_BUILDING: "dev", E.A_PLAY_YOP: "dev",
+                 E.A_ROLL: "roll", E.A_END_TURN: "end"}
+
+
 def action_kind(a: int) -> str:
     """The kind of a Catan action id: settlement, city, road, robber, rob, discard, take, dev, trade, buy, roll, end."""
-    if a < E.A_CITY:
-        return "settlement"
-    if a < E.A_ROAD:
-        return "city"
-    if a < E.A_ROBBER:
-        return "road"
-    if a < E.A_VICTIM:
-        return "robber"
-    if a < E.A_DISCARD:
-        return "rob"
-    if a < E.A_YOP:
-        return "discard"
-    if a < E.A_MONOPOLY:
-        return "take"
-    if a < E.A_TRADE:
-        return "dev"
-    if a < E.A_BUY_DEV:
-        return "trade"
-    return {E.A_BUY_DEV: "buy", E.A_KNIGHT: "dev", E.A_PLAY_ROAD_BUILDING: "dev", E.A_PLAY_YOP: "dev",
-            E.A_ROLL: "roll", E.A_END_TURN: "end"}[a]
+    if a >= E.A_BUY_DEV:
+        return _SINGLE_KINDS[a]
+    return _RANGE_KINDS[bisect.bisect_right(_RANGE_STARTS, a) - 1]
 
 
 def _settlement_reason(state, p: int, n: int) -> str:
