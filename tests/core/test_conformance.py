@@ -82,6 +82,7 @@ def test_board_games_declare_their_symmetries():
     ttt = make("tictactoe").symmetries()
     assert len(ttt) == 7 and len({tuple(s.actions) for s in ttt}) == 7
     assert make("kuhn_poker").symmetries() == []
+    assert [s.name for s in make("catan").symmetries()] == ["turn120", "turn240"]
 
 
 class _UnderstatedConnect4(Connect4):

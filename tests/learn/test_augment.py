@@ -31,3 +31,24 @@ def test_samples_become_their_mirror_images_with_matching_policies():
 def test_a_game_without_symmetries_keeps_its_samples():
     batch = {"obs": np.ones((4, 3), np.float32)}
     assert augment(batch, [], "flat", np.random.default_rng(0)) is batch
+
+
+def test_value_samples_of_a_dealt_board_become_positions_on_its_turned_boards():
+    game = make("catan", players=2)
+    turns = game.symmetries()
+    state = game.new_state(seed=3)
+    for _ in range(6):  # into the setup: settlements and roads on the board
+        state.apply(int(state.legal_actions()[0]))
+    seat = state.current_player
+    rows = 300
+    batch = {"obs": np.repeat(state.observe(seat)["rich"][None], rows, 0),
+             "value": np.tile(np.array([[0.25, -0.25]], np.float32), (rows, 1))}
+    out = augment(batch, turns, "rich", np.random.default_rng(1))  # a TD batch: no mask, no policy
+    assert set(out) == {"obs", "value"} and (out["value"] == batch["value"]).all()
+    images = [game.symmetric_state(turn, seed=3) for turn in turns]
+    for turn, image in zip(turns, images):
+        for action in state.history:
+            image.apply(turn.apply_action(action))
+    seen = [np.flatnonzero([np.allclose(o, image.observe(seat)["rich"], atol=1e-6) for o in out["obs"]])
+            for image in [state, *images]]
+    assert sum(len(rows_) for rows_ in seen) == rows and all(70 < len(rows_) < 130 for rows_ in seen)

@@ -28,7 +28,8 @@ class Symmetry:
 
     For a position T and its image S: ``S.observe(seat)[key].ravel() == T.observe(seat)[key].ravel()[observation[key]]``
     for every observation key, and action ``i`` in S is action ``actions[i]`` in T (so a policy maps as
-    ``policy[actions]``). Seats and returns are unchanged.
+    ``policy[actions]``). Seats and returns are unchanged. The image of a fresh game is
+    ``Game.symmetric_state`` (the same start on an empty board; a turned board where the board is dealt).
     """
 
     name: str
@@ -94,6 +95,11 @@ class Game(abc.ABC):
         """Transformations that map every position to an equally good one (board mirrors, rotations),
         without the identity; training uses them to augment its samples. None by default."""
         return []
+
+    def symmetric_state(self, symmetry: Symmetry, *, seed: int) -> State:
+        """The image under ``symmetry`` of the fresh game ``new_state(seed=seed)``: the same state where a game
+        starts on a symmetric (empty) board, as by default; games that deal a board turn it."""
+        return self.new_state(seed=seed)
 
     def board_layout(self):
         """How the flat observation and the actions sit on a 2-D grid (``core.layout.BoardLayout``), for

@@ -15,7 +15,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from boardzero.learn.augment import augment
 from boardzero.learn.evaluation import elo_difference, evaluate, against_opponents
 from boardzero.learn.runtime import ReplayMethod
 from boardzero.nn.checkpoint import load_network, save_network
@@ -38,7 +37,6 @@ class AlphaZero(ReplayMethod):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.symmetries = self.game.symmetries() if self.config.train.symmetries else []
         self.ratings: dict[str, Any] = {"elo": 0.0, "best_step": None, "best_elo": 0.0}
 
     def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:
@@ -55,9 +53,7 @@ class AlphaZero(ReplayMethod):
     # ---- learner -----------------------------------------------------------------------------
     def update(self) -> dict[str, float]:
         self.net.train()
-        sample = self.replay.sample(self.config.train.batch_size, self.rng)
-        sample = augment(sample, self.symmetries, self.spec.observation_key, self.rng)
-        batch = self.tensors(sample)
+        batch = self.tensors(self.sample_batch())
         loss, metrics = policy_value_loss(self.net, batch, self.config.train.value_weight)
         self.optimize(loss, metrics)
         self.net.eval()

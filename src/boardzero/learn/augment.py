@@ -10,11 +10,13 @@ from boardzero.core.api import Symmetry
 
 def augment(batch: dict[str, np.ndarray], symmetries: list[Symmetry], observation_key: str,
             rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """``batch`` (obs, mask, policy, value) with every row mapped by a random symmetry or left as is."""
+    """``batch`` (obs, and mask and policy where it has them; values are unchanged) with every row mapped by a
+    random symmetry or left as is."""
     if not symmetries:
         return batch
     choice = rng.integers(0, len(symmetries) + 1, size=len(batch["obs"]))  # 0: identity
-    out = {**batch, **{name: batch[name].copy() for name in ("obs", "mask", "policy")}}  # values are unchanged
+    by_action = [name for name in ("mask", "policy") if name in batch]
+    out = {**batch, **{name: batch[name].copy() for name in ["obs", *by_action]}}
     shape = batch["obs"].shape[1:]
     for k, symmetry in enumerate(symmetries, start=1):
         rows = np.flatnonzero(choice == k)
@@ -22,6 +24,6 @@ def augment(batch: dict[str, np.ndarray], symmetries: list[Symmetry], observatio
             continue
         flat = batch["obs"][rows].reshape(len(rows), -1)
         out["obs"][rows] = flat[:, symmetry.observation[observation_key]].reshape(len(rows), *shape)
-        out["mask"][rows] = batch["mask"][rows[:, None], symmetry.actions]
-        out["policy"][rows] = batch["policy"][rows[:, None], symmetry.actions]
+        for name in by_action:
+            out[name][rows] = batch[name][rows[:, None], symmetry.actions]
     return out

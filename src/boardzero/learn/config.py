@@ -111,7 +111,7 @@ class TrainConfig:
                                 "off the checkpoint_every schedule, are always kept", check="non_negative")
     log_every: int = doc(50, "learner steps between metric lines", check="positive")
     symmetries: bool = doc(True, "train each sample as itself or as its image under a random symmetry of the game "
-                                 "(board mirrors, rotations), when the game declares any", methods=AZ)
+                                 "(board mirrors, rotations), when the game declares any", methods=AZ + TD)
     save_replay: bool = doc(True, "store the replay buffer with each checkpoint so a resumed run keeps its data",
                             methods=AZ + TD)
     seed: int = doc(0, "seed of the network initialisation and the learner's sampling")

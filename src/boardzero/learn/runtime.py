@@ -35,6 +35,7 @@ from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make, resolve
 from boardzero.learn.actors import ActorPool, Delivery, Worker, open_actor_pool
+from boardzero.learn.augment import augment
 from boardzero.learn.config import Config
 from boardzero.learn.metrics import MetricsLog
 from boardzero.learn.replay import ReplayBuffer
@@ -177,6 +178,13 @@ class ReplayMethod(Method):
         self.replay = ReplayBuffer(self.config.train.replay_size, self.replay_fields())
         self.trained = 0  # samples trained on by this process
         self.generated = 0  # samples received by this process
+        self.symmetries = self.game.symmetries() if self.config.train.symmetries else []
+
+    def sample_batch(self) -> dict[str, np.ndarray]:
+        """``train.batch_size`` samples from the replay buffer, each as itself or as its image under a random
+        symmetry of the game (``train.symmetries``)."""
+        sample = self.replay.sample(self.config.train.batch_size, self.rng)
+        return augment(sample, self.symmetries, self.spec.observation_key, self.rng)
 
     @abc.abstractmethod
     def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:

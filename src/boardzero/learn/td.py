@@ -234,7 +234,7 @@ class TD(ReplayMethod):
 
     def update(self) -> dict[str, float]:
         self.net.train()
-        batch = self.tensors(self.replay.sample(self.config.train.batch_size, self.rng))
+        batch = self.tensors(self.sample_batch())
         with autocast(self.config.train.precision):
             predicted = self.net.values(batch["obs"]).float()
         target = batch["value"]

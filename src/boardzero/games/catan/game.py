@@ -7,12 +7,12 @@ from typing import Literal
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, TERMINAL, Game, State
+from boardzero.core.api import CHANCE, TERMINAL, Game, State, Symmetry
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
-from boardzero.games.catan import explain, hidden, names, narrate, public, render
+from boardzero.games.catan import explain, hidden, names, narrate, public, render, symmetry
 from boardzero.games.catan import observe as O
 from boardzero.games.catan.board import Board, make_board, parse_board_option
 
@@ -86,6 +86,14 @@ class Catan(Game):
         if seed is None:
             seed = int(np.random.default_rng().integers(2**31))
         return CatanState(self, self.initial_array(seed), seed)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The board turned by 120 and 240 degrees (``games.catan.symmetry``)."""
+        return symmetry.board_symmetries()
+
+    def symmetric_state(self, turn: Symmetry, *, seed: int) -> CatanState:
+        """The fresh game of ``seed`` with its board turned (its record names the seed of the unturned board)."""
+        return CatanState(self, symmetry.turn_board(self.initial_array(seed), turn.name), seed)
 
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
