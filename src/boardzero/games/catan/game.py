@@ -12,9 +12,10 @@ from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
-from boardzero.games.catan import explain, hidden, names, narrate, public, render, symmetry
+from boardzero.games.catan import explain, hidden, names, narrate, public, render
 from boardzero.games.catan import observe as O
 from boardzero.games.catan.board import Board, make_board, parse_board_option
+from boardzero.games.catan.symmetry import board_symmetries, turn_board
 
 
 RETURNS = ("win", "rank", "vp", "win_vp")
@@ -89,11 +90,11 @@ class Catan(Game):
 
     def symmetries(self) -> list[Symmetry]:
         """The board turned by 120 and 240 degrees (``games.catan.symmetry``)."""
-        return symmetry.board_symmetries()
+        return board_symmetries()
 
-    def symmetric_state(self, turn: Symmetry, *, seed: int) -> CatanState:
+    def symmetric_state(self, symmetry: Symmetry, *, seed: int) -> CatanState:
         """The fresh game of ``seed`` with its board turned (its record names the seed of the unturned board)."""
-        return CatanState(self, symmetry.turn_board(self.initial_array(seed), turn.name), seed)
+        return CatanState(self, turn_board(self.initial_array(seed), symmetry.name), seed)
 
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
