@@ -57,24 +57,22 @@ for _turn_maps in TURNS.values():
     assert set(_turn_maps["edge_to"][HARBOUR_EDGES].tolist()) == set(HARBOUR_EDGES.tolist())
 
 
-def _blocks(start: int, source: np.ndarray, width: int) -> np.ndarray:
-    """Gather of ``len(source)`` blocks of ``width`` features from ``start``: block i takes block source[i]."""
-    return (start + source[:, None] * width + np.arange(width)).ravel()
+def _blocks(source: np.ndarray, width: int) -> np.ndarray:
+    """Gather of ``len(source)`` blocks of ``width`` features: block i takes block source[i]."""
+    return (source[:, None] * width + np.arange(width)).ravel()
 
 
 def _observation_gathers(m: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    hexes = _blocks(0, m["hex_from"], O.HEX_FEATURES)
-    nodes = _blocks(0, m["node_from"], O.NODE_FEATURES)
-    edges = _blocks(0, m["edge_from"], O.EDGE_FEATURES)
+    hexes = _blocks(m["hex_from"], O.HEX_FEATURES)
+    nodes = _blocks(m["node_from"], O.NODE_FEATURES)
+    edges = _blocks(m["edge_from"], O.EDGE_FEATURES)
     flat = np.concatenate([np.arange(O.HEXES_AT), O.HEXES_AT + hexes, O.NODES_AT + nodes, O.EDGES_AT + edges])
-    extra = O.FLAT_SIZE + np.concatenate([_blocks(0, m["node_from"], O.NODE_EXTRA),
+    extra = O.FLAT_SIZE + np.concatenate([_blocks(m["node_from"], O.NODE_EXTRA),
                                           np.arange(NUM_NODES * O.NODE_EXTRA, O.EXTRA_SIZE)])
     cells = np.arange(O.PLANE_H * O.PLANE_W)  # a cell takes the cell of the hex that turns onto it
-    column = 2 * HEX_COL + np.abs(HEX_ROW - 2)
-    for h in range(NUM_HEXES):
-        source = m["hex_from"][h]
-        for dx in (0, 1):
-            cells[HEX_ROW[h] * O.PLANE_W + column[h] + dx] = HEX_ROW[source] * O.PLANE_W + column[source] + dx
+    left = HEX_ROW * O.PLANE_W + 2 * HEX_COL + np.abs(HEX_ROW - 2)  # each hex's left cell (observe.encode_planes)
+    for dx in (0, 1):
+        cells[left + dx] = left[m["hex_from"]] + dx
     planes = (np.arange(O.PLANE_CHANNELS)[:, None] * cells.size + cells[None, :]).ravel()
     return {"flat": flat, "hexes": hexes, "nodes": nodes, "edges": edges, "planes": planes,
             "rich": np.concatenate([flat, extra])}
