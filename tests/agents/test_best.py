@@ -36,6 +36,17 @@ def test_best_takes_the_model_that_fits_the_player_count(tmp_path, monkeypatch):
         make_agent("best", make("catan", players=4))
 
 
+def test_a_td_model_stored_with_symmetries_reads_its_network_over_them(tmp_path, monkeypatch):
+    from boardzero.nn.ensemble import SymmetricValueNet
+
+    _ship_td(tmp_path / "catan", 2, {"symmetries": True, "fast": {"symmetries": False}})
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    game = make("catan", players=2)
+    assert isinstance(make_agent("best", game).net, SymmetricValueNet)
+    assert isinstance(make_agent("best:greedy", game).net, SymmetricValueNet)
+    assert not isinstance(make_agent("best:fast", game).net, SymmetricValueNet)
+
+
 def test_a_searching_td_model_takes_its_stored_search_settings(tmp_path, monkeypatch):
     folder = tmp_path / "catan"
     _ship_td(folder, 2, {"sims": 24, "prior": 0.03, "prior_depth": 2, "c_puct": 2.0, "infoset": True,

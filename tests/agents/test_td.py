@@ -251,6 +251,27 @@ def test_a_td_agent_averages_the_values_of_the_networks_named_by_mean_with(tmp_p
             make_agent(spec, game)
 
 
+def test_a_td_agent_reads_its_network_over_the_games_symmetries_when_asked(tmp_path):
+    from boardzero.agents.registry import make_agent
+    from boardzero.nn import save_network
+    from boardzero.nn.ensemble import SymmetricValueNet
+
+    game = make("catan", players=2)
+    torch.manual_seed(0)
+    path = save_network(tmp_path / "n", build_network(spec_for_game(game, "mlp", hidden=16, blocks=1)),
+                        {"game": "catan", "game_options": game.options_dict(), "trainer": "td"})
+    agent = make_agent(f"td:{path},symmetries=true", game)
+    assert isinstance(agent.net, SymmetricValueNet)
+    state = _decisions(game, 1, seed=2)[0]
+    view = SeatView(state, state.current_player)
+    actions, best, _ = agent.plan(view, np.random.default_rng(0))
+    plain = make_agent(f"td:{path}", game)
+    assert not np.allclose(best, plain.plan(view, np.random.default_rng(0))[1], atol=1e-6)
+    searching = make_agent(f"td:{path},symmetries=true,sims=4,prior=0.02", game)
+    assert searching.search.evaluator.net is searching.net
+    assert isinstance(searching.net, SymmetricValueNet)
+
+
 def test_the_agents_searches_stop_once_decided_and_play_the_full_searchs_move():
     game = make("catan", players=2)
     agent = TDAgent(game, _net(game), sims=96, prior=0.02, infoset=True, precision="float32")

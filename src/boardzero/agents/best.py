@@ -10,7 +10,8 @@ value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search ove
 A TD model may ship a second network of its shape beside it (the extra ``mean_with``): ``best`` then reads
 the mean of both networks' values everywhere but the opening search (``"mean_weight"``: the second's share,
 0.5 unless stored; 0 leaves it out, e.g. ``{"mean_weight": 0, "fast": {"mean_weight": 0.5}}`` averages in
-``best:fast`` alone).
+``best:fast`` alone). ``"symmetries": true`` reads the network (or that mean) as the mean of its values over
+the game's symmetries (``nn.ensemble.SymmetricValueNet``), again everywhere but the opening search.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         raise ConfigError("agent best.fpu", f"must be >= 0 (-1: the stored setting), got {fpu}")
     from boardzero.agents.az import network_agent
     from boardzero.agents.td import TDAgent, mean_of
+    from boardzero.nn.ensemble import SymmetricValueNet
 
     path = shipped_model(game)
     try:
@@ -107,6 +109,8 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                                                         f"{path.name} has none")
         if partner is not None and share != 0:
             net = mean_of(net, [partner], share, where=f"agent best ({path.name})")
+        if play.get("symmetries", False):
+            net = SymmetricValueNet(net, game.symmetries(), what=f"agent best ({path.name}).symmetries").eval()
         return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
                        sims=0 if greedy else sims or int(play.get("sims", 0)),
                        c_puct=c_puct or float(play.get("c_puct", 1.5)),

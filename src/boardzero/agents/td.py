@@ -31,7 +31,10 @@ to game results, ``boardzero.learn.opening``) that search reads its values, and 
 
 With ``mean_with`` the network is the mean of its values and other networks'
 (``nn.ensemble``) wherever it is read: greedy, planning, searching. The
-opening network stays alone.
+opening network stays alone. With ``symmetries`` the network (or that mean)
+is read as the mean of its values for the position and its images under the
+game's symmetries (Catan: the board turned by 120 and 240 degrees), the same
+positions seen another way.
 """
 
 from __future__ import annotations
@@ -257,7 +260,8 @@ class TDAgent(Agent):
 def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
-       mean_weight: float = 0.5, batch: int = 8, opening_batch: int = 0, fpu: float = 0.0) -> Agent:
+       mean_weight: float = 0.5, symmetries: bool = False, batch: int = 8, opening_batch: int = 0,
+       fpu: float = 0.0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -284,6 +288,9 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     mean_with: other TD checkpoints of the same network shape, joined by +, whose values are averaged with this
         one's everywhere but the opening model's moves (an ensemble; e.g. a run's parent checkpoint)
     mean_weight: the share of those others in the mean, between 0 and 1 (0.5: as much as this one)
+    symmetries: value each position as the mean of the network's values for it and its images under the
+        game's symmetries (Catan: the board turned by 120 and 240 degrees), everywhere but the opening
+        model's moves; each network call reads that many times the positions
     batch: leaves each of its searches gathers (virtual loss between them) before one network call
     opening_batch: that for the opening search alone (0: batch)
     """
@@ -295,6 +302,10 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         net = mean_of(net, [load_for_play(game, p, trainers=("td",)) for p in mean_with.split("+")], mean_weight)
     elif mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
+    if symmetries:
+        from boardzero.nn.ensemble import SymmetricValueNet
+
+        net = SymmetricValueNet(net, game.symmetries(), what="agent td.symmetries").eval()
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
                    opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch,

@@ -5,15 +5,23 @@ places; the mean of their values errs less than either (measured on 2-player
 Catan in docs/training.md). ``MeanValueNet`` has the ``values(obs)`` and
 ``spec`` of a single network, so every agent and search that reads a value
 network takes it unchanged.
+
+``SymmetricValueNet`` averages one network over a game's symmetries instead:
+a position and its images (Catan's board turned by 120 and 240 degrees) are
+equally good, so the mean of the network's values for all of them is a value
+of the position too, with the network's errors on each view partly averaged
+out. One network call reads all the views (a batch as many times larger).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 from torch import nn
 
+from boardzero.core.api import Symmetry
 from boardzero.core.errors import ConfigError
 
 
@@ -43,3 +51,30 @@ class MeanValueNet(nn.Module):
             part = net.values(obs).float() * weight
             total = part if total is None else total + part
         return total
+
+
+class SymmetricValueNet(nn.Module):
+    """``values(obs)``: the mean of ``net``'s value vectors for each observation and its images under
+    ``symmetries`` (a game's ``symmetries()``, which leave seats and values unchanged)."""
+
+    def __init__(self, net: nn.Module, symmetries: Sequence[Symmetry], *, what: str = "symmetries"):
+        super().__init__()
+        if not symmetries:
+            raise ConfigError(what, "this game declares no symmetries to average over")
+        key = net.spec.observation_key
+        missing = [s.name for s in symmetries if key not in s.observation]
+        if missing:
+            raise ConfigError(what, f"symmetries {missing} do not map the observation {key!r} the network reads")
+        self.net = net
+        self.spec = net.spec
+        # row k of the gathers: where each input of view k comes from in the flattened observation
+        size = int(np.prod(net.spec.input_shape))
+        self.register_buffer("gathers", torch.as_tensor(np.stack(
+            [np.arange(size)] + [np.asarray(s.observation[key], np.int64) for s in symmetries])), persistent=False)
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        """float[B, P]: the mean over the views of the network's seat-relative value vectors."""
+        flat = obs.reshape(obs.shape[0], -1)
+        views = flat[:, self.gathers]  # [B, V, size]
+        batch = views.transpose(0, 1).reshape(-1, *obs.shape[1:])  # view-major, so a view's rows stay together
+        return self.net.values(batch).float().reshape(len(self.gathers), obs.shape[0], -1).mean(0)
