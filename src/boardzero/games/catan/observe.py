@@ -40,6 +40,8 @@ RICH_SIZE = FLAT_SIZE + EXTRA_SIZE
 PLANE_CHANNELS = HEX_FEATURES + 12  # + settlements, cities, roads around the hex per relative seat
 PLANE_H = 5
 PLANE_W = 10
+# the left one of each hex's two plane cells in its row (brick coordinates: rows offset by half a hex)
+HEX_PLANE_COL = 2 * HEX_COL + np.abs(HEX_ROW - 2)
 
 # Names of the global vector entries, for docs and debugging.
 GLOBAL_NAMES = (
@@ -267,7 +269,7 @@ def encode_planes(s, seat, flat, out):
     n = s[E.G_NUM_PLAYERS]
     for h in range(19):
         row = HEX_ROW[h]
-        col = 2 * HEX_COL[h] + abs(row - 2)
+        col = HEX_PLANE_COL[h]
         for c in range(HEX_FEATURES):
             x = flat[HEXES_AT + h * HEX_FEATURES + c]
             out[c, row, col] = x

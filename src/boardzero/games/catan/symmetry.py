@@ -16,8 +16,8 @@ import numpy as np
 from boardzero.core.api import Symmetry
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import observe as O
-from boardzero.games.catan.topology import (EDGE_NODES, HARBOUR_EDGES, HEX_CENTRES, HEX_COL, HEX_ROW, NODE_XY,
-                                            NUM_EDGES, NUM_HEXES, NUM_NODES)
+from boardzero.games.catan.topology import (EDGE_NODES, HARBOUR_EDGES, HEX_CENTRES, HEX_ROW, NODE_XY, NUM_EDGES,
+                                            NUM_HEXES, NUM_NODES)
 
 CENTRE_HEX = 9
 
@@ -70,7 +70,7 @@ def _observation_gathers(m: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     extra = O.FLAT_SIZE + np.concatenate([_blocks(m["node_from"], O.NODE_EXTRA),
                                           np.arange(NUM_NODES * O.NODE_EXTRA, O.EXTRA_SIZE)])
     cells = np.arange(O.PLANE_H * O.PLANE_W)  # a cell takes the cell of the hex that turns onto it
-    left = HEX_ROW * O.PLANE_W + 2 * HEX_COL + np.abs(HEX_ROW - 2)  # each hex's left cell (observe.encode_planes)
+    left = HEX_ROW * O.PLANE_W + O.HEX_PLANE_COL  # each hex's left cell
     for dx in (0, 1):
         cells[left + dx] = left[m["hex_from"]] + dx
     planes = (np.arange(O.PLANE_CHANNELS)[:, None] * cells.size + cells[None, :]).ravel()
