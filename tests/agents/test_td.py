@@ -299,3 +299,21 @@ def test_first_play_urgency_keeps_the_search_on_the_moves_it_tried():
                            .sum()) for s in _decisions(game, 4, seed=9)]
     # uniform priors: at the parent's value every move is tried; a whole win share less, far fewer are
     assert sum(spread[1.0]) < sum(spread[0.0])
+
+
+def test_a_reusing_agent_goes_on_from_the_subtree_its_last_search_reached():
+    game = make("catan", players=2)
+    net = _net(game)
+    rng = np.random.default_rng(4)
+    reached = {}
+    for reuse in (False, True):
+        agent = TDAgent(game, net, sims=64, prior=0.02, infoset=True, precision="float32", reuse=reuse)
+        assert agent.search.config.reuse_tree is reuse
+        state = game.new_state(seed=11)
+        state.apply(agent.act(SeatView(state, 0), rng))  # the first settlement; the same seat places its road
+        result = agent.search.search(SeatView(state, 0), rng)
+        reached[reuse] = result.tree.node_visits[0]
+        agent.reset()
+        assert not agent.search._pool
+    assert reached[False] <= 64
+    assert reached[True] > 64  # the road's search began with the visits the settlement's search had left there

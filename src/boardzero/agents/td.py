@@ -165,7 +165,7 @@ class TDAgent(Agent):
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
                  opening_net: nn.Module | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0,
-                 fpu: float = 0.0):
+                 fpu: float = 0.0, reuse: bool = False):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
                                    ("prior_depth", prior_depth, 1), ("opening", opening, 0),
                                    ("opening_sims", opening_sims, 0), ("early", early, 0),
@@ -186,7 +186,7 @@ class TDAgent(Agent):
             raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
                                                       f"prior={prior}")
         searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                         batch=batch, fpu=fpu)
+                         batch=batch, fpu=fpu, reuse=reuse)
         if opening_net is not None and not opening:
             raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
                                                         "set opening and opening_sims too")
@@ -203,7 +203,7 @@ class TDAgent(Agent):
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
     def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
-                  batch: int, fpu: float, net: nn.Module | None = None):
+                  batch: int, fpu: float, reuse: bool, net: nn.Module | None = None):
         from boardzero.search import MCTS, MCTSConfig
 
         if observer not in ("mover", "to_move"):
@@ -215,8 +215,13 @@ class TDAgent(Agent):
                                          depth=prior_depth, width=self.width)
                      if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
         return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=batch,
-                                                     fpu_reduction=fpu, reuse_tree=False, information_sets=infoset,
+                                                     fpu_reduction=fpu, reuse_tree=reuse, information_sets=infoset,
                                                      stop_when_decided=True))
+
+    def reset(self) -> None:
+        for search in (self.search, self.opening_search, self.early_search):
+            if search is not None:
+                search.reset()
 
     def plan(self, view: SeatView, rng: np.random.Generator,
              net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -261,7 +266,7 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
        mean_weight: float = 0.5, symmetries: bool = False, batch: int = 8, opening_batch: int = 0,
-       fpu: float = 0.0) -> Agent:
+       fpu: float = 0.0, reuse: bool = False) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -293,6 +298,8 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         model's moves; each network call reads that many times the positions
     batch: leaves each of its searches gathers (virtual loss between them) before one network call
     opening_batch: that for the opening search alone (0: batch)
+    reuse: each of its searches goes on from the subtree of its previous search that the public history since
+        reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
     """
     from boardzero.agents.az import load_for_play
 
@@ -309,4 +316,4 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
                    opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch,
-                   opening_batch=opening_batch, fpu=fpu)
+                   opening_batch=opening_batch, fpu=fpu, reuse=reuse)
