@@ -165,3 +165,15 @@ def test_flags_in_help_do_not_look_like_they_take_a_value(command):
     assert flags
     for line in flags:
         assert not re.search(r"--(help|json|watch|version)\s+(<\w+>|BOOLEAN|TEXT)", line), line
+
+
+def test_compare_pairs_two_matches_game_by_game(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for agent, path in (("greedy", a), ("random", b)):
+        proc = run_cli("arena", "tictactoe", agent, "solver", "-n", "4", "-w", "1", "--records", str(path))
+        assert proc.returncode == 0, proc.stderr
+    out = json.loads(run_cli("compare", str(a), str(b), "--json").stdout)
+    assert (out["a"]["agent"], out["b"]["agent"], out["games"]) == ("greedy", "random", 4)
+    assert out["a"]["wins"] == out["b"]["wins"] == 0  # nobody beats the solver
+    proc = run_cli("compare", str(a), str(tmp_path / "missing.jsonl"))
+    assert proc.returncode == 2 and "cannot read" in proc.stderr

@@ -39,6 +39,7 @@ app.command("ratings")(__import__("boardzero.cli.tournament", fromlist=["ratings
 app.command("replay")(__import__("boardzero.cli.replay", fromlist=["replay"]).replay)
 app.command("curve")(__import__("boardzero.cli.curve", fromlist=["curve"]).curve)
 app.command("report")(__import__("boardzero.cli.report", fromlist=["report"]).report)
+app.command("compare")(__import__("boardzero.cli.compare", fromlist=["compare"]).compare)
 app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(_bench.bench)
 
 
