@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from boardzero.cli.arena import JSON_OPTION
 from boardzero.eval.paired import compare_records
 
 
@@ -18,7 +19,7 @@ def compare(
                                                                   "one the second file does not have)."),
     agent_b: Optional[str] = typer.Option(None, "--agent-b", help="The second file's agent (default: the one the "
                                                                   "first file does not have)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object (for scripts)."),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Compare two agents game by game: each one's wins on the games both files hold, the games won by one
     only, and the sign test's z over those (1.645: one-sided 5 %).

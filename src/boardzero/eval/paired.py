@@ -71,7 +71,7 @@ def _games(path: str | Path) -> dict[int, tuple[dict[str, Any], int]]:
     return games
 
 
-def _compared_agent(path, named: str | None, mine: set[str], theirs: set[str]) -> str:
+def _compared_agent(path: str | Path, named: str | None, mine: set[str], theirs: set[str]) -> str:
     """The agent of this file to compare: the one named, else the one agent the other file does not have."""
     if named is not None:
         if named not in mine:
