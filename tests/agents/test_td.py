@@ -317,3 +317,26 @@ def test_a_reusing_agent_goes_on_from_the_subtree_its_last_search_reached():
         assert not agent.search._pool
     assert reached[False] <= 64
     assert reached[True] > 64  # the road's search began with the visits the settlement's search had left there
+
+
+def test_opening_per_move_caps_the_opening_search_by_the_legal_moves():
+    game = make("catan", players=2)
+    rng = np.random.default_rng(5)
+    agent = TDAgent(game, _net(game), sims=8, prior=0.02, infoset=True, precision="float32", opening=8,
+                    opening_sims=200, opening_per_move=10)
+    state = game.new_state(seed=12)
+    counted = []
+    original = agent.opening_search.search
+
+    def search(view, rng, **options):
+        result = original(view, rng, **options)
+        counted.append((len(view.legal_actions), options.get("simulations")))
+        return result
+
+    agent.opening_search.search = search
+    state.apply(agent.act(SeatView(state, 0), rng))  # a settlement: 54 choices, the full 200
+    agent.act(SeatView(state, 0), rng)  # its road: a few choices, 10 each
+    (settlements, first), (roads, second) = counted
+    assert first == 200 and second == 10 * roads < 200
+    with pytest.raises(ConfigError, match="opening_per_move"):
+        TDAgent(game, _net(game), opening_per_move=-1)

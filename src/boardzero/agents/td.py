@@ -165,11 +165,12 @@ class TDAgent(Agent):
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
                  opening_net: nn.Module | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0,
-                 fpu: float = 0.0, reuse: bool = False):
+                 fpu: float = 0.0, reuse: bool = False, opening_per_move: int = 0):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
                                    ("prior_depth", prior_depth, 1), ("opening", opening, 0),
                                    ("opening_sims", opening_sims, 0), ("early", early, 0),
-                                   ("opening_batch", opening_batch, 0), ("fpu", fpu, 0)):
+                                   ("opening_batch", opening_batch, 0), ("fpu", fpu, 0),
+                                   ("opening_per_move", opening_per_move, 0)):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         if (opening > 0) != (opening_sims > 0):
@@ -181,7 +182,7 @@ class TDAgent(Agent):
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
-        self.opening = opening
+        self.opening, self.opening_per_move = opening, opening_per_move
         if prior_depth > 1 and not prior:
             raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
                                                       f"prior={prior}")
@@ -248,8 +249,11 @@ class TDAgent(Agent):
         search, net = self._phase(view)
         if search is not None:
             # one context around the whole search: its network calls cast the weights once, not once each
+            capped = {}
+            if search is self.opening_search and self.opening_per_move:
+                capped["simulations"] = min(search.config.simulations, self.opening_per_move * len(legal))
             with autocast(self.precision):
-                return int(search.search(view, rng).best_action())
+                return int(search.search(view, rng, **capped).best_action())
         actions, best, _ = self.plan(view, rng, net)
         return int(actions[int(np.argmax(best))])
 
@@ -266,7 +270,7 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
        infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
        opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
        mean_weight: float = 0.5, symmetries: bool = False, batch: int = 8, opening_batch: int = 0,
-       fpu: float = 0.0, reuse: bool = False) -> Agent:
+       fpu: float = 0.0, reuse: bool = False, opening_per_move: int = 0) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -298,6 +302,8 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         model's moves; each network call reads that many times the positions
     batch: leaves each of its searches gathers (virtual loss between them) before one network call
     opening_batch: that for the opening search alone (0: batch)
+    opening_per_move: > 0 caps the opening search at this many simulations per legal move (a road after a
+        settlement, with 2 or 3 choices, need not take a settlement's 800)
     reuse: each of its searches goes on from the subtree of its previous search that the public history since
         reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
     """
@@ -316,4 +322,4 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
                    opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch,
-                   opening_batch=opening_batch, fpu=fpu, reuse=reuse)
+                   opening_batch=opening_batch, fpu=fpu, reuse=reuse, opening_per_move=opening_per_move)
