@@ -63,6 +63,15 @@ def test_a_searching_td_model_takes_its_stored_search_settings(tmp_path, monkeyp
     assert state.is_terminal()
 
 
+def test_a_td_model_stores_how_many_opening_simulations_a_legal_move_may_take(tmp_path, monkeypatch):
+    _ship_td(tmp_path / "catan", 2, {"sims": 8, "prior": 0.02, "opening": 8, "opening_sims": 200,
+                                     "opening_per_move": 10, "fast": {"sims": 0, "opening": 0, "opening_sims": 0}})
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    game = make("catan", players=2)
+    assert make_agent("best", game).opening_per_move == 10
+    assert make_agent("best:fast", game).opening_per_move == 0  # no opening search, nothing to cap
+
+
 # ---------------------------------------------------------------- the shipped Catan models
 SHIPPED_PLAYER_COUNTS = (2, 3, 4)  # boardzero ships a Catan model for each
 

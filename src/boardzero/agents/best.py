@@ -5,7 +5,8 @@ A game may ship several models (Catan: one per player count); ``best`` takes
 the first, by file name, whose model options fit the game. Its metadata says
 which method made it (``trainer``) and how it plays (``play``: e.g.
 ``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` or ``{"sims": 32, "prior": 0.02}`` for a TD
-value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions,
+value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions
+(``"opening_per_move"``: at most that many of its simulations per legal move),
 ``"early"`` for the opening network's reach past them, and ``"fast"``: lighter settings for ``best:fast``).
 A TD model may ship a second network of its shape beside it (the extra ``mean_with``): ``best`` then reads
 the mean of both networks' values everywhere but the opening search (``"mean_weight"``: the second's share,
@@ -122,6 +123,7 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
                        early=int(play.get("early", 0)) if opening else 0,
                        batch=batch or int(play.get("batch", 8)),
                        opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0,
+                       opening_per_move=int(play.get("opening_per_move", 0)) if opening else 0,
                        fpu=float(play.get("fpu", 0.0)) if fpu == -1 else fpu)
     if mean_weight != -1:
         raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
