@@ -27,14 +27,15 @@ def compare(
     Example: boardzero arena catan best heuristic -p 2 -n 400 --seed 7 --records a.jsonl, the same with
     another agent in place of best into b.jsonl, then boardzero compare a.jsonl b.jsonl
     """
-    result = compare_records(first, second, agent_a=agent_a, agent_b=agent_b)
+    result = compare_records(first, second, agent_a=agent_a, agent_b=agent_b).to_dict()
     if as_json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(result))
         return
-    print(f"{result.games} games in both files")
-    for label, side, only in (("A", result.a, result.only_a), ("B", result.b, result.only_b)):
-        low, high = side.interval(result.games)
-        print(f"{label}: {side.agent}  ({side.path})")
-        print(f"   {side.wins} wins: {100 * side.wins / result.games:.1f} % [{100 * low:.1f}, {100 * high:.1f}]; "
-              f"won by it only: {only}")
-    print(f"game by game: {result.only_a} against {result.only_b}, z = {result.z:.2f}")
+    print(f"{result['games']} games in both files")
+    for label in ("a", "b"):
+        side = result[label]
+        low, high = side["interval"]
+        print(f"{label.upper()}: {side['agent']}  ({side['path']})")
+        print(f"   {side['wins']} wins: {100 * side['share']:.1f} % [{100 * low:.1f}, {100 * high:.1f}]; "
+              f"won by it only: {result['only_' + label]}")
+    print(f"game by game: {result['only_a']} against {result['only_b']}, z = {result['z']:.2f}")

@@ -3,10 +3,11 @@ seats, ``boardzero arena ... --seed S --records F``), where one agent took the o
 
 A game depends only on ``(seed, i)``, so game ``i`` of both files deals the same board and draws its chance
 outcomes from the same stream. The agents draw from that stream too, so the dice are the same only until the two
-agents' own draws differ (a search with another number of simulations draws another number of hidden hands). Many
-games still end the same way for both, and the games that tell them apart are those won by one of them only. Their count gives the sign test: under "no difference"
-each such game is a coin flip, so ``z = (only_a - only_b) / sqrt(only_a + only_b)``. It needs far fewer games
-than comparing two win rates whose games were drawn apart.
+agents' own draws differ (a search with another number of simulations draws another number of hidden hands).
+Many games still end the same way for both, and the games that tell them apart are those won by one of them only.
+Their count gives the sign test: under "no difference" each such game is a coin flip, so
+``z = (only_a - only_b) / sqrt(only_a + only_b)``. It needs far fewer games than comparing two win rates whose
+games were drawn apart.
 """
 
 from __future__ import annotations
