@@ -2,7 +2,7 @@
 
 Each check plays a seeded arena match (seats rotated) and requires the lower end of the 95 % Wilson
 interval of the model's rate to clear a stated bar. The bars sit well below the documented results
-(docs/training.md), so a sound model passes with a wide margin and a broken one (wrong weights, a
+(docs/results/catan.md), so a sound model passes with a wide margin and a broken one (wrong weights, a
 broken network, search or observation) fails. Slow: ``make test-all`` runs them.
 
 | model | match | games | documented | bar for the 95 % lower bound |

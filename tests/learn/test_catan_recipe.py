@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HEADING = "#### Reproducing the shipped Catan models from scratch"
+HEADING = "### Reproducing the shipped Catan models from scratch"
 MODELS = "src/boardzero/models/catan/"
 TINY = "--set train.min_replay=64 --set train.batch_size=32 --set selfplay.games_per_actor=8"
 

@@ -2,7 +2,7 @@
 
 Two TD networks of one game learned from different self-play err in different
 places; the mean of their values errs less than either (measured on 2-player
-Catan in docs/training.md). ``MeanValueNet`` has the ``values(obs)`` and
+Catan in docs/results/catan.md). ``MeanValueNet`` has the ``values(obs)`` and
 ``spec`` of a single network, so every agent and search that reads a value
 network takes it unchanged.
 
