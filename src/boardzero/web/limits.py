@@ -74,7 +74,7 @@ class AgentLimits:
                 continue
             amount = _as_int(values[option].value)
             for factor, base in MULTIPLIERS.items():
-                if base == option and factor in values and amount is not None:
+                if base == option and factor in values and values[factor].given and amount is not None:
                     times = _as_int(values[factor].value)
                     amount = None if times is None else amount * max(times, 1)
                     option = f"{option} x {factor}"
