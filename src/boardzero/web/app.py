@@ -289,6 +289,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        drivers.workers.warm()
         manager.expire_idle()
         for live in manager.resume():
             drivers.kick(live)

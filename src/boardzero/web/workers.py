@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.forkserver
 import signal
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +121,8 @@ class _Worker:
         self.context, self.number = context, number
         self.process = None
         self.conn = None
+        self.closed = False  # the server stops: a start still under way kills what it started
+        self._lock = threading.Lock()
 
     @property
     def alive(self) -> bool:
@@ -127,13 +131,21 @@ class _Worker:
     def start(self) -> None:
         """Start the process (blocking while the fork server starts the first time)."""
         ours, theirs = self.context.Pipe()
-        self.process = self.context.Process(target=serve_jobs, args=(theirs,), name=f"boardzero-agent-{self.number}",
-                                            daemon=True)
-        self.process.start()
+        process = self.context.Process(target=serve_jobs, args=(theirs,), name=f"boardzero-agent-{self.number}",
+                                       daemon=True)
+        process.start()
         theirs.close()
-        self.conn = ours
+        with self._lock:
+            self.process, self.conn = process, ours
+            if self.closed:
+                self._kill()
+                raise WorkerFailed("the server is stopping")
 
     def kill(self) -> None:
+        with self._lock:
+            self._kill()
+
+    def _kill(self) -> None:
         if self.process is not None:
             self.process.kill()
             self.process.join(5)
@@ -188,10 +200,15 @@ class AgentWorkers:
         finally:
             self.idle.put_nowait(worker)
 
+    def warm(self) -> None:
+        """Start the fork server now (it imports the games and agents for a few seconds), not at the first move."""
+        threading.Thread(target=multiprocessing.forkserver.ensure_running, daemon=True,
+                         name="boardzero-forkserver").start()
+
     async def _run_on(self, worker: _Worker, job: Job) -> Any:
         if not worker.alive:
             worker.kill()
-            await asyncio.get_running_loop().run_in_executor(None, worker.start)
+            await _in_daemon_thread(worker.start)  # a stopping server does not wait for a start under way
             try:
                 kind, _ = await worker.receive()  # the fork server's first start imports torch: not timed
             except BaseException:
@@ -214,4 +231,29 @@ class AgentWorkers:
         """Kill every worker at once, whatever it is computing."""
         self.closed = True
         for worker in self.workers:
+            worker.closed = True
             worker.kill()
+
+
+def _in_daemon_thread(function) -> asyncio.Future:
+    """Run ``function`` in a daemon thread (which never holds up the process's exit) and await its result."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(result, error):
+        if not future.done():
+            future.set_exception(error) if error is not None else future.set_result(result)
+
+    def target():
+        result, error = None, None
+        try:
+            result = function()
+        except BaseException as exc:
+            error = exc
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the loop has closed: nobody waits any more
+            pass
+
+    threading.Thread(target=target, daemon=True, name="boardzero-worker-start").start()
+    return future
