@@ -118,16 +118,17 @@ def spectator(base: str, stats: Stats, live: list, until: float, rng: random.Ran
         time.sleep(0.25)
 
 
-def rss_mib(pid: int) -> float:
-    """Resident memory of the server and its worker processes (Linux /proc), in MiB."""
-    total = 0
+def rss_mib(pid: int) -> tuple[float, float, int]:
+    """Resident memory (Linux /proc, MiB) of the server process alone, of it with its fork server and workers
+    (pages they share counted in each), and how many processes that is."""
+    sizes = []
     for proc in [pid, *_descendants(pid)]:
         try:
             fields = Path(f"/proc/{proc}/status").read_text().split("\n")
         except OSError:
             continue
-        total += next((int(line.split()[1]) for line in fields if line.startswith("VmRSS:")), 0)
-    return total / 1024
+        sizes.append(next((int(line.split()[1]) for line in fields if line.startswith("VmRSS:")), 0) / 1024)
+    return (sizes[0] if sizes else float("nan")), sum(sizes), len(sizes)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -204,7 +205,9 @@ def main() -> None:
         print(f"latency ms: p50 {percentile(ms, 0.5):.1f}, p95 {percentile(ms, 0.95):.1f}, "
               f"p99 {percentile(ms, 0.99):.1f}, max {max(ms, default=float('nan')):.1f}")
         print(f"errors {sum(stats.errors.values())}: {dict(stats.errors) or 'none'}")
-        print(f"server RSS (with its workers) MiB: start {rss_start:.0f}, end {rss_end:.0f}")
+        for when, (alone, total, count) in (("start", rss_start), ("end", rss_end)):
+            print(f"server RSS at the {when}: {alone:.0f} MiB; with its fork server and workers {total:.0f} MiB "
+                  f"({count} processes)")
         print(f"server exit code after SIGTERM: {process.returncode} (cpu count {os.cpu_count()})")
 
 
