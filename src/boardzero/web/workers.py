@@ -21,6 +21,7 @@ import multiprocessing
 import multiprocessing.forkserver
 import signal
 import threading
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,7 @@ from boardzero.eval.session import HINT_FALLBACKS, GameSession, agent_for, win_c
 log = logging.getLogger("boardzero.web")
 PRELOAD = ["boardzero.web.workers", "boardzero.games.catan.game", "boardzero.agents.az", "boardzero.agents.td",
            "boardzero.agents.best", "boardzero.agents.mcts_agent", "boardzero.agents.catan_bots"]
-SESSIONS_KEPT = 32  # games whose sessions a worker keeps between jobs
+SESSIONS_KEPT = 128  # games whose sessions (and agents) a worker keeps between jobs
 
 
 @dataclass(frozen=True)
@@ -184,21 +185,28 @@ class AgentWorkers:
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(PRELOAD)
         self.workers = [_Worker(self.context, i) for i in range(count)]
-        self.idle: asyncio.Queue | None = None
+        self.idle = list(self.workers)
+        self.freed: asyncio.Condition | None = None
         self.closed = False
 
     async def run(self, job: Job) -> Any:
+        """The job's answer, from the game's own worker when it is free (its session and agents
+        are ready there), else from any free worker."""
         if self.closed:
             raise WorkerFailed("the server is stopping")
-        if self.idle is None:
-            self.idle = asyncio.Queue()
-            for worker in self.workers:
-                self.idle.put_nowait(worker)
-        worker = await self.idle.get()
+        if self.freed is None:
+            self.freed = asyncio.Condition()
+        async with self.freed:
+            await self.freed.wait_for(lambda: bool(self.idle))
+            home = self.workers[zlib.crc32(job.key.encode()) % len(self.workers)]
+            worker = home if home in self.idle else self.idle[0]
+            self.idle.remove(worker)
         try:
             return await self._run_on(worker, job)
         finally:
-            self.idle.put_nowait(worker)
+            async with self.freed:
+                self.idle.append(worker)
+                self.freed.notify()
 
     def warm(self) -> None:
         """Start the fork server now (it imports the games and agents for a few seconds), not at the first move."""
