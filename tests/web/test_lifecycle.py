@@ -49,8 +49,9 @@ def test_the_last_person_resigning_ends_the_game_with_the_other_seat_winning(ser
     resigned = _post(server, game_id, "resign", tokens["0"], {"seat": 0})
     assert resigned.json() == {"id": game_id, "status": "resigned", "seats": ["human", "random"],
                                "returns": [-1.0, 1.0]}
-    snap = server.state(game_id)
+    snap = server.state(game_id, 0, tokens["0"])
     assert snap["status"] == "resigned" and snap["over"] and snap["returns"] == [-1.0, 1.0]
+    assert snap["legal"] == [] and snap["pending"] == {"kind": "over", "seat": None}
     _refused_as_ended(server, game_id, 0, tokens["0"], "resigned")
     assert _post(server, game_id, "resign", tokens["0"], {"seat": 0}).status_code == 409
     assert server.client.get(f"/api/games/{game_id}/record").status_code == 200

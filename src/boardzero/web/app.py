@@ -385,7 +385,8 @@ def _install_routes(app: FastAPI, manager: GameManager, drivers: Drivers) -> Non
     @app.post("/api/games/{game_id}/resign", response_model=Ended, responses=ERRORS)
     async def resign(body: SeatOnly, game_id: str = game_id_path(), authorization: Optional[str] = Header(None)):
         live = manager.get(game_id)
-        manager.resign(live, body.seat, _bearer(authorization))
+        # the seat's new agent is built (a shipped model loads in about a second) off the event loop
+        await asyncio.get_running_loop().run_in_executor(None, manager.resign, live, body.seat, _bearer(authorization))
         drivers.kick(live)  # the agent that took the seat may be to move
         return _ended(live)
 

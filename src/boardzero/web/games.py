@@ -253,7 +253,8 @@ class GameManager:
                 "seats": [{"seat": i, "player": spec, "human": spec == HUMAN} for i, spec in enumerate(session.seats)],
                 "viewer": seat,
                 "version": session.ply,
-                "pending": {"kind": pending.kind, "seat": pending.seat},
+                "pending": {"kind": "over", "seat": None} if live.ended else {"kind": pending.kind,
+                                                                               "seat": pending.seat},
                 "over": live.over,
                 "status": live.status,
                 "returns": live.returns if live.ended else None,
@@ -262,7 +263,7 @@ class GameManager:
                 "error": live.error,
                 "hints": self.config.hint_spec(session.game.name) is not None,
                 "view": session.view(seat),
-                "legal": session.legal_moves(seat) if seat is not None else [],
+                "legal": session.legal_moves(seat) if seat is not None and not live.ended else [],
                 "log_from": since,
                 "log": session.log_for(seat, since),
             }
