@@ -29,7 +29,13 @@ from boardzero.core.api import Game, State
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import games, make, option_docs
 from boardzero.eval.records import numbered_records
-from boardzero.eval.session import HUMAN, OPPONENT_FALLBACKS, GameSession, LogEntry, agent_for
+from boardzero.eval.session import (
+    HUMAN,
+    OPPONENT_FALLBACKS,
+    GameSession,
+    LogEntry,
+    agent_for,
+)
 from boardzero.web.config import ServerConfig
 from boardzero.web.limits import AgentLimits, SpecRefused
 from boardzero.web.store import LIVE, GameStore, StoredGame

@@ -225,7 +225,7 @@ class AgentWorkers:
         worker.conn.send(job)
         try:
             kind, result = await asyncio.wait_for(worker.receive(), self.seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             worker.kill()
             raise MoveOverrun(f"no answer within {self.seconds:g} s (move_seconds)") from None
         except BaseException:  # cancelled (the game ended, the server stops) or the worker died
