@@ -54,10 +54,16 @@ def test_huge_negative_and_odd_numbers_get_a_json_4xx_naming_the_range(server, n
     assert after["version"] == before["version"] and after["view"] == before["view"]
 
 
-def test_a_game_option_of_any_size_is_refused_as_json(server):
+def test_a_game_option_or_delay_of_any_size_is_refused_as_json(server):
     for options in ({"players": 2**64}, {"players": -(2**70)}, {"vp_to_win": 10**40}, {"players": 1e308}):
         response = server.client.post("/api/games", json={"game": "catan", "options": options, "seats": ["human"] * 2})
         assert 400 <= response.status_code < 500 and response.json()["message"], (options, response.text)
+    for raw in ('"options": {"players": NaN}', '"options": {"players": Infinity}', '"delay": NaN',
+                '"delay": -Infinity', '"delay": 1e999'):  # Python's JSON reads these; the schema refuses them
+        body = '{"game": "catan", "seats": ["human", "human"], ' + raw + "}"
+        response = server.client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == 400 and response.json()["error"] == "malformed", (raw, response.text)
+    assert server.client.get("/api/games").json()["games"] == []
 
 
 # ------------------------------------------------------------------ compute caps
@@ -69,6 +75,7 @@ def test_agents_over_the_compute_caps_are_refused_naming_the_cap(server):
         ("td:runs/x,depth=50", "max_depth = 4"),
         ("td:runs/x,width=1000", "max_width = 64"),
         ("best:sims=1000000", "max_sims"),
+        ("mcts:batch=100000000", "batch = 100000000"),
     ]
     for spec, words in cases:
         response = server.client.post("/api/games", json={"game": "connect4", "seats": ["human", spec]})
@@ -119,7 +126,8 @@ def test_a_path_outside_the_allowed_directories_is_refused_unopened(server, tmp_
     outside = tmp_path / "outside.json"
     outside.write_text("not json")  # read, it would answer 'checkpoint metadata is not valid JSON'
     specs = [f"az:{outside}", "az:/etc/passwd", f"az:{MODELS_DIR}/../../../../etc/passwd", f"policy:{outside}",
-             f"td:{MODELS_DIR}/catan/model-2p.json,mean_with={outside}", f"td:path={outside}", "az:~/x.json"]
+             f"td:{MODELS_DIR}/catan/model-2p.json,mean_with={outside}", f"td:path={outside}", "az:~/x.json",
+             "az:a\x00b"]
     _OPENED.paths.clear()
     _OPENED.on = True
     try:

@@ -35,7 +35,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 import numpy as np
 from fastapi import FastAPI, Header, Query, Request
@@ -73,13 +73,19 @@ def game_id_path():
     return PathParam(max_length=64)
 
 
+OptionInt = Annotated[StrictInt, Field(ge=-ID_LIMIT, lt=ID_LIMIT)]
+OptionFloat = Annotated[float, Field(allow_inf_nan=False)]
+OptionText = Annotated[str, Field(max_length=200)]
+
+
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=40)
-    options: dict[str, Union[StrictInt, bool, float, str]] = Field(default_factory=dict, max_length=20)
-    seats: list[str] = Field(min_length=1, max_length=MAX_SEATS, description="'human' or an agent spec per seat")
+    options: dict[str, Union[OptionInt, bool, OptionFloat, OptionText]] = Field(default_factory=dict, max_length=20)
+    seats: list[Annotated[str, Field(max_length=500)]] = Field(min_length=1, max_length=MAX_SEATS,
+                                                               description="'human' or an agent spec per seat")
     seed: Optional[int] = Field(default=None, ge=0, lt=ID_LIMIT)
-    delay: Optional[float] = Field(default=None, ge=0, description="seconds before each agent move")
+    delay: Optional[float] = Field(default=None, ge=0, allow_inf_nan=False, description="seconds before each agent move")
 
 
 class Move(BaseModel):
@@ -95,7 +101,7 @@ class SeatOnly(BaseModel):
 
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    delay: float = Field(ge=0)
+    delay: float = Field(ge=0, allow_inf_nan=False)
 
 
 class Created(BaseModel):

@@ -25,8 +25,9 @@ from boardzero.core.registry import coerce
 from boardzero.web.config import ServerConfig
 
 # agent option -> the cap (a ServerConfig field) that bounds it; these options are how agents spend compute
-COMPUTE_CAPS = {"sims": "max_sims", "opening_sims": "max_sims", "depth": "max_depth", "prior_depth": "max_depth",
-                "width": "max_width"}
+# (a batch of leaves per network call larger than the simulations allowed only asks for memory)
+COMPUTE_CAPS = {"sims": "max_sims", "opening_sims": "max_sims", "batch": "max_sims", "opening_batch": "max_sims",
+                "depth": "max_depth", "prior_depth": "max_depth", "width": "max_width"}
 MULTIPLIERS = {"rollouts": "sims"}  # mcts plays this many random playouts per simulation: sims x rollouts counts
 PATH_WORD = "checkpoint"  # an option documented as naming a checkpoint is a path (az's path, td's mean_with ...)
 
@@ -98,7 +99,10 @@ class AgentLimits:
 
     def allowed(self, path: str) -> bool:
         """Whether ``path`` lies inside an allowed directory, judged by its name (links followed), not opened."""
-        real = Path(os.path.realpath(os.path.expanduser(path)))
+        try:
+            real = Path(os.path.realpath(os.path.expanduser(path)))
+        except (ValueError, OSError):  # a NUL byte, a name too long: no file anybody may load
+            return False
         return any(real == root or real.is_relative_to(root) for root in self.roots)
 
 
