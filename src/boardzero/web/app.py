@@ -268,11 +268,12 @@ class Drivers:
 
     async def stop(self) -> None:
         """Stop every driver and kill the workers at once (a move being computed is lost, none half-stored)."""
-        self.workers.close()
+        self.workers.closed = True  # no job starts from here on
         tasks = [g.driver for g in self.manager.live.values() if g.driver is not None and not g.driver.done()]
         for task in tasks:
-            task.cancel()
+            task.cancel()  # a driver waiting on a worker kills it (its pipe unwatched first)
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.workers.close()
 
 
 async def _expire_periodically(manager: GameManager, drivers: Drivers, every: float) -> None:
