@@ -160,3 +160,14 @@ def test_hints_are_computed_by_the_workers(server):
     created = server.create("tictactoe", ["human", "random"])
     hint = server.client.get(f"/api/games/{created['id']}/hint?seat=0", headers=auth(created["tokens"]["0"]))
     assert hint.status_code == 200 and hint.json()["agent"] == "mcts:sims=20" and len(hint.json()["moves"]) == 3
+
+
+def test_a_hint_over_the_move_time_is_refused_and_the_next_one_works(server):
+    server.restart(hint_agent={"connect4": "mcts:sims=100000000", "*": "mcts:sims=20"}, move_seconds=3)
+    slow = server.create("connect4", ["human", "human"])
+    response = server.client.get(f"/api/games/{slow['id']}/hint?seat=0", headers=auth(slow["tokens"]["0"]))
+    assert response.status_code == 503 and response.json()["error"] == "too_slow", response.text
+    assert "within 3 s" in response.json()["message"]
+    quick = server.create("tictactoe", ["human", "human"])  # the killed worker is replaced
+    hint = server.client.get(f"/api/games/{quick['id']}/hint?seat=0", headers=auth(quick["tokens"]["0"]))
+    assert hint.status_code == 200 and hint.json()["moves"], hint.text
