@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from boardzero.agents.best import MODELS_DIR
 from tests.web.conftest import auth, my_turn
 
 
@@ -146,7 +147,7 @@ def test_bad_new_games_are_refused_with_the_reason(server):
         ({"game": "connect4", "seats": ["human"]}, "has 2 seats, got 1"),
         ({"game": "connect4", "seats": ["human", "nosuchbot"]}, "unknown agent 'nosuchbot'"),
         ({"game": "connect4", "seats": ["human", "heuristic"]}, "plays only catan"),
-        ({"game": "connect4", "seats": ["human", "az:/no/such/run"]}, "no such checkpoint"),
+        ({"game": "connect4", "seats": ["human", f"az:{MODELS_DIR}/connect4/no_such_run"]}, "no such checkpoint"),
     ]
     for body, words in cases:
         response = server.client.post("/api/games", json=body)

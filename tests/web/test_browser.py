@@ -212,3 +212,15 @@ def test_agents_only_game_can_be_watched(page, server):
     page.click("text=Games & replays")
     page.wait_for_selector("#games", timeout=WAIT_MS)
     assert page.locator("#games tr").count() >= 2
+
+
+def test_a_person_resigns_from_the_action_area(page, server):
+    _new_game(page, server, "connect4", opponent="random")
+    page.wait_for_selector("rect.c4-col.legal", timeout=WAIT_MS)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#game-summary", timeout=WAIT_MS)
+    assert "the last person resigned" in page.inner_text("#game-summary")
+    assert page.locator("#resign").is_disabled() and page.locator("rect.c4-col.legal").count() == 0
+    game_id = page.evaluate("location.hash").split("/")[2]
+    assert call(f"{server.url}/api/games/{game_id}")["status"] == "resigned"

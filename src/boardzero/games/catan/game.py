@@ -20,6 +20,7 @@ from boardzero.games.catan.symmetry import board_symmetries, turn_board
 
 RETURNS = ("win", "rank", "vp", "win_vp")
 WIN_VP_POINTS_SHARE = 0.25  # the share of win_vp returns that the final points make up
+ID_BOUND = 2**31  # action and chance outcome ids are small; anything past this is refused before the engine
 
 
 @dataclass
@@ -205,7 +206,7 @@ class CatanState(State):
             knowers = (s.item(E.G_TURN_PLAYER),)
         elif ph == E.PH_STEAL:  # the thief and the victim see the card
             knowers = (s.item(E.G_TURN_PLAYER), s.item(E.G_VICTIM))
-        if not E.apply_if_possible(s, a):
+        if not 0 <= a < ID_BOUND or not E.apply_if_possible(s, a):  # the compiled engine takes int64 ids only
             raise self._rejection(a, actor)
         self._tail = (self._tail, a, knowers, actor)
         self._len += 1

@@ -147,7 +147,8 @@ async function gameScreen(id, seatWanted, gen) {
     h("div", { class: "side" },
       el.summary,
       h("div", { class: "card" }, el.status, el.dice, el.error),
-      seat === null ? null : h("div", { class: "card", id: "actions-card" }, h("h3", {}, "You"), el.actions),
+      seat === null ? null : h("div", { class: "card", id: "actions-card" }, h("h3", {}, "You"), el.actions,
+        h("div", { class: "buttons" }, h("button", { id: "resign", onclick: resign }, "Resign"))),
       seat === null ? null : h("div", { class: "card hint" }, h("label", {}, hintToggle, " Hints: what would the agent do?"), el.hint),
       h("div", { class: "card" }, h("h3", {}, "Players"), el.players),
       h("div", { class: "card" }, h("h3", {}, "Log"), el.log),
@@ -177,6 +178,18 @@ async function gameScreen(id, seatWanted, gen) {
     }
   }
 
+  // the seat goes to an agent while other people play on; the last person's resignation ends the game
+  async function resign() {
+    if (!confirm("Resign? An agent takes your seat, or the game ends if no other person plays.")) return;
+    try {
+      const ended = await api(`/api/games/${id}/resign`, { method: "POST", body: { seat }, token });
+      location.hash = ended.status === "live" ? `#/game/${id}` : location.hash;  // watch on without a seat
+      await poll(true);
+    } catch (error) {
+      el.error.textContent = error.message;
+    }
+  }
+
   async function poll(once = false) {
     if (gen !== generation) return;
     try {
@@ -184,7 +197,8 @@ async function gameScreen(id, seatWanted, gen) {
       const next = await api(`/api/games/${id}${query}`, { token });
       if (next.log_from === log.length) log = log.concat(next.log);
       // a late reply never draws an older position over a newer one
-      if (!snap || next.version > snap.version || (next.version === snap.version && next.error !== snap.error)) {
+      if (!snap || next.version > snap.version || (next.version === snap.version &&
+          (next.error !== snap.error || next.status !== snap.status))) {
         snap = next;
         render();
       }
@@ -208,7 +222,10 @@ async function gameScreen(id, seatWanted, gen) {
     delayText.textContent = `${snap.delay.toFixed(1)} s`;
     drawLog(el.log, snap, log, draw.seatStyle);
     if (seat !== null) updateHint(mine);
-    el.summary.replaceChildren(snap.over ? h("div", { class: "card summary", id: "game-summary" }, h("h2", {}, "Game over"), draw.summary(snap)) : "");
+    el.summary.replaceChildren(snap.over ? h("div", { class: "card summary", id: "game-summary" }, h("h2", {}, "Game over"),
+      snap.status === "finished" ? draw.summary(snap) : h("p", { class: "muted" }, ENDED[snap.status])) : "");
+    const resignButton = el.actions.parentElement && el.actions.parentElement.querySelector("#resign");
+    if (resignButton) resignButton.disabled = snap.over;
   }
 
   async function updateHint(mine) {
@@ -237,8 +254,14 @@ async function gameScreen(id, seatWanted, gen) {
   await poll();
 }
 
+const ENDED = {
+  resigned: "Ended: the last person resigned.",
+  abandoned: "Ended: its creator abandoned it.",
+  expired: "Ended: no move came for too long.",
+};
+
 function statusLine(snap, mine) {
-  if (snap.over) return "Game over";
+  if (snap.over) return snap.status === "finished" ? "Game over" : ENDED[snap.status] || "Game over";
   if (mine) return "Your move";
   if (snap.pending.kind === "chance") return "Chance…";
   if (snap.pending.kind === "human") return `Waiting for ${seatLabel(snap, snap.pending.seat)}`;
