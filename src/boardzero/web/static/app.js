@@ -249,11 +249,15 @@ async function gameScreen(id, seatWanted, gen) {
       const query = `?since=${log.length}` + (seat === null ? "" : `&seat=${seat}`);
       const next = await api(`/api/games/${id}${query}`, { token });
       el.connection.textContent = ""; // back in touch (after a restart of the server, say)
-      if (next.log_from === log.length) log = log.concat(next.log);
+      // replies may cross (a move's own refresh and the background poll): keep the longest log either brings
+      const grew = next.log_from <= log.length && next.log_from + next.log.length > log.length;
+      if (grew) log = log.slice(0, next.log_from).concat(next.log);
       // a late reply never draws an older position over a newer one
       if (!snap || next.version > snap.version || (next.version === snap.version && next.error !== snap.error)) {
         snap = next;
         render();
+      } else if (grew) {
+        drawLog(el.log, snap, log, draw);
       }
     } catch (error) {
       el.connection.textContent = offline(error);
