@@ -209,6 +209,7 @@ def test_connect4_to_the_end_then_replay(page, server, shots):
         page.wait_for_function(f"document.querySelectorAll('#log > div').length > {moves}", timeout=WAIT_MS)
     summary = page.inner_text("#game-summary")
     assert "Game over" in summary and ("wins with four in a row" in summary or "draw" in summary)
+    assert page.inner_text("#hint") == "The game is over: no more hints." and page.title() == "boardzero"
     discs = page.locator('circle[data-cell]:not([data-owner=""])').count()
     assert discs == len(_log_lines(page)) >= 7
     page.screenshot(path=str(shots / "connect4.png"))
@@ -282,6 +283,7 @@ def _box(page, selector: str) -> dict:
 
 
 def test_catan_by_keyboard_discards_several_cards_at_once_and_trades_with_the_bank(page, server):
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")  # no hint searches: a quicker game
     _new_game(page, server, "catan", players=2, opponent="random", seed=DISCARD_SEED)
     _setup_then_my_first_roll(page)
     posts = []
@@ -376,10 +378,22 @@ def test_connect4_counts_columns_one_way_and_the_keys_drop_discs(page, server):
     page.wait_for_selector("#status.yours", timeout=WAIT_MS)
     first = page.inner_text("ol[data-hint] li >> nth=0", timeout=WAIT_MS)
     column = int(re.match(r"column (\d)", first).group(1))
+    assert page.inner_text("[data-chances-label]").startswith("Estimated chance to win")  # two seats
     ring = float(page.get_attribute("circle.hinted", "cx"))
     assert ring == float(page.get_attribute(f'[data-column-label="{column}"]', "x"))
 
 
+def test_a_lost_connection_shows_until_the_next_answer(page, server):
+    """The quick stand-in for a restart (the slow test below restarts a real server): requests fail for a while."""
+    _new_game(page, server, "tictactoe", opponent="random")
+    page.wait_for_selector("#status.yours", timeout=WAIT_MS)
+    page.route("**/api/games/**", lambda route: route.abort())
+    page.wait_for_function("document.querySelector('#connection').textContent.includes('No answer')", timeout=WAIT_MS)
+    page.unroute("**/api/games/**")
+    page.wait_for_function("document.querySelector('#connection').textContent === ''", timeout=WAIT_MS)
+
+
+@pytest.mark.slow
 def test_the_page_recovers_from_a_server_restart_and_clears_the_error(page, tmp_path):
     live = LiveServer(tmp_path / "restart.sqlite", "--delay", "0", "--hint-agent", "off", port=free_port())
     live.start()
