@@ -408,3 +408,16 @@ def test_the_page_recovers_from_a_server_restart_and_clears_the_error(page, tmp_
         _after(page, lambda: page.locator("rect.c4-col.legal").first.click())
     finally:
         live.stop()
+
+
+def test_the_catan_summary_counts_cities(page, server):
+    """Agents play a short game (5 points win; with this seed Red ends with 2 cities); the summary's Cities
+    column shows how many cities each seat built, as the board does."""
+    created = call(f"{server.url}/api/games", "POST", {"game": "catan", "options": {"players": 2, "vp_to_win": 5},
+                                                       "seats": ["heuristic", "heuristic"], "seed": 2, "delay": 0})
+    page.goto(f"{server.url}/#/game/{created['id']}")
+    page.wait_for_selector("#game-summary", timeout=WAIT_MS)
+    for seat in (0, 1):
+        built = page.locator(f'polygon.building[data-building="city"][data-owner="{seat}"]').count()
+        assert page.inner_text(f'[data-summary="vp"] tr[data-seat="{seat}"] [data-cities]') == str(built)
+    assert page.locator('polygon.building[data-building="city"][data-owner="0"]').count() == 2
