@@ -71,7 +71,8 @@ function newGameScreen() {
       kind.value = seat === 0 ? "human" : "agent";
       spec.disabled = kind.value === "human";
       kind.addEventListener("change", () => { spec.disabled = kind.value === "human"; });
-      return h("div", { class: "seat-row" }, swatch(seat), `Seat ${seat}`, kind, spec);
+      const style = drawing(gameSelect.value).seatStyle || DEFAULT_STYLE;
+      return h("div", { class: "seat-row" }, swatch(seat, style.colours), `${style.names[seat] || "Seat " + seat}`, kind, spec);
     }));
   }
   gameSelect.addEventListener("change", drawOptions);
@@ -265,10 +266,14 @@ async function gameScreen(id, seatWanted, gen) {
     if (!once && gen === generation) setTimeout(() => poll(), POLL_MS);
   }
 
-  function render() {
-    const mine = snap.pending.kind === "human" && snap.pending.seat === seat;
+  function drawBoard(mine) {
     const hintMove = hint && hint.ply === snap.version && hint.moves.length ? snap.legal.find((m) => m.action === hint.moves[0].action) : null;
     draw.drawBoard(el.board, snap.view, { legal: mine ? snap.legal : [], onAct: act, hint: hintMove });
+  }
+
+  function render() {
+    const mine = snap.pending.kind === "human" && snap.pending.seat === seat;
+    drawBoard(mine);
     draw.drawPlayers(el.players, snap);
     draw.drawDice(el.dice, snap.view);
     if (seat !== null) draw.drawActions(el.actions, { ...snap, legal: mine ? snap.legal : [] }, act);
@@ -306,7 +311,10 @@ async function gameScreen(id, seatWanted, gen) {
       const result = await api(`/api/games/${id}/hint?seat=${seat}`, { token });
       if (gen !== generation || !hintToggle.checked) return;
       hint = result;
-      if (snap.version === result.ply) render();
+      if (snap.version === result.ply) { // only the hint and its mark on the board: a choice in progress stays open
+        drawBoard(snap.pending.kind === "human" && snap.pending.seat === seat);
+        drawHint(el.hint, hint, draw);
+      }
     } catch (error) {
       el.hint.replaceChildren(h("span", { class: "muted" }, error.message));
     }
