@@ -352,8 +352,10 @@ def test_the_table_fits_a_laptop_and_a_phone(page, server, shots, viewport):
     assert spin == [True, "none" if phone else "roll"]
     page.wait_for_timeout(800)  # the spin is over before the screenshot
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
-    inside = lambda box: box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and \
-        box["y"] + box["height"] <= height  # noqa: E731
+
+    def inside(box: dict) -> bool:
+        return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+
     for selector in ("#actions-card", "[data-hand]", "#action-buttons", "#key-help"):
         assert inside(_box(page, selector)), (selector, _box(page, selector))
     if width > 1000:  # beside the board: the last lines of the log too
