@@ -93,6 +93,8 @@ def test_names_say_what_a_player_needs_to_choose():
     assert state.describe(A("robber", hex=4)) == "robber to hex 4 (brick 6; buildings of seats 1, 2)"
     T.give(state, 2, wood=2, ore=1)
     assert state.describe(A("rob", seat=2)) == "rob seat 2 (3 cards)"
+    T.take(state, 2, wood=2)
+    assert state.describe(A("rob", seat=2)) == "rob seat 2 (1 card)"
 
 
 def test_other_names_a_person_may_type():

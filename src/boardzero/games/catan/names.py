@@ -30,7 +30,8 @@ def describe(state, a: int) -> str:
     if E.A_ROBBER <= a < E.A_VICTIM:
         return f"{name[:-1]}; {_buildings_on(s, a - E.A_ROBBER)})"
     if E.A_VICTIM <= a < E.A_DISCARD and a - E.A_VICTIM < state.game.num_players:
-        return f"{name} ({int(s[E.pb(a - E.A_VICTIM) + E.P_CARDS])} cards)"
+        cards = int(s[E.pb(a - E.A_VICTIM) + E.P_CARDS])
+        return f"{name} ({cards} card{'' if cards == 1 else 's'})"
     return name
 
 

@@ -2,12 +2,14 @@
 import * as catan from "./catan.js";
 import * as connect4 from "./connect4.js";
 import * as simple from "./simple.js";
-import { api, h, percent, saveTokens, seatLabel, SEAT_COLOURS, SEAT_NAMES, swatch, tokensFor } from "./ui.js";
+import { api, ApiError, h, percent, saveTokens, seatLabel, SEAT_COLOURS, SEAT_NAMES, swatch, tokensFor } from "./ui.js";
 
 const DRAWINGS = { catan, connect4 };
 const drawing = (game) => DRAWINGS[game] || simple;
 const DEFAULT_STYLE = { names: SEAT_NAMES, colours: SEAT_COLOURS };
 const POLL_MS = 350;
+const TITLE = "boardzero";
+const YOUR_MOVE_TITLE = "● Your move — boardzero"; // the tab's title while the person is to move
 const app = document.getElementById("app");
 let generation = 0; // bumped on every navigation, so loops of the previous screen stop
 let meta = null;
@@ -17,6 +19,7 @@ route();
 
 async function route() {
   const gen = ++generation;
+  document.title = TITLE;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
     if (!meta) meta = await api("/api/meta");
@@ -50,19 +53,13 @@ function newGameScreen() {
     optionsBox.replaceChildren();
     for (const option of info().options) {
       if (option.name === "trading") continue;
-      const input = option.type.includes("|")
-        ? h("select", { "data-option": option.name }, option.type.split("|").map((v) => h("option", { value: v }, v)))
-        : option.type === "bool" ? h("input", { type: "checkbox", "data-option": option.name })
-        : h("input", { "data-option": option.name, value: option.default ?? "" });
-      if (input.tagName === "SELECT") input.value = option.default;
-      if (option.type === "bool") input.checked = option.default;
-      if (option.name === "board") {
-        const boards = h("select", { "data-option": "board" }, ["random", "beginner"].map((v) => h("option", { value: v }, v)));
-        optionsBox.append(h("label", { title: option.doc }, option.name), boards);
-        continue;
-      }
+      const [label, explain] = OPTION_WORDS[option.name] || [sentence(option.name), option.doc];
+      const input = optionInput(option);
       if (option.name === "players") input.addEventListener("change", drawSeats);
-      optionsBox.append(h("label", { title: option.doc }, option.name), input);
+      const id = `option-${option.name}`;
+      input.id = id;
+      optionsBox.append(h("label", { for: id, title: option.doc }, label),
+                        h("div", {}, input, explain ? h("div", { class: "muted small explain" }, explain) : null));
     }
     drawSeats();
   }
@@ -74,7 +71,8 @@ function newGameScreen() {
       kind.value = seat === 0 ? "human" : "agent";
       spec.disabled = kind.value === "human";
       kind.addEventListener("change", () => { spec.disabled = kind.value === "human"; });
-      return h("div", { class: "seat-row" }, swatch(seat), `Seat ${seat}`, kind, spec);
+      const style = drawing(gameSelect.value).seatStyle || DEFAULT_STYLE;
+      return h("div", { class: "seat-row" }, swatch(seat, style.colours), `${style.names[seat] || "Seat " + seat}`, kind, spec);
     }));
   }
   gameSelect.addEventListener("change", drawOptions);
@@ -113,6 +111,40 @@ function newGameScreen() {
   drawOptions();
 }
 
+// How the form names a game's options: a label and a short explanation (the code's name and doc as the tooltip).
+const OPTION_WORDS = {
+  players: ["Players", "how many seats the table has"],
+  vp_to_win: ["Points to win", "victory points a player needs, on their own turn, to win"],
+  turn_limit: ["Turn limit", "turns after the setup before the game stops and ranks by points (0: no limit)"],
+  board: ["Board", "the starter map, or one drawn from the seed"],
+  returns: ["Agents play for", "what the agents try to get out of a game"],
+};
+const CHOICE_WORDS = {
+  board: { beginner: "beginner (the starter map)", random: "random (from the seed)" },
+  returns: { win: "winning (1 to the winner, 0 to the rest)", rank: "a good place (1 first … 0 last)",
+             vp: "points (points ÷ points to win)", win_vp: "winning, and points (¾ winning + ¼ points)" },
+};
+const sentence = (name) => name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+
+function optionInput(option) {
+  const range = option.name === "players" && /(\d+) to (\d+)/.exec(option.doc || "");
+  const choices = option.type.includes("|") ? option.type.split("|")
+    : option.name === "board" ? ["random", "beginner"]
+    : range ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => String(Number(range[1]) + i))
+    : null;
+  let input;
+  if (choices) {
+    input = h("select", { "data-option": option.name }, choices.map((v) => h("option", { value: v }, (CHOICE_WORDS[option.name] || {})[v] || v)));
+    input.value = choices.includes(String(option.default)) ? String(option.default) : choices[0];
+  } else if (option.type === "bool") {
+    input = h("input", { type: "checkbox", "data-option": option.name });
+    input.checked = option.default;
+  } else {
+    input = h("input", { "data-option": option.name, value: option.default ?? "", size: 8 });
+  }
+  return input;
+}
+
 // ------------------------------------------------------------------ playing and watching
 async function gameScreen(id, seatWanted, gen) {
   const tokens = tokensFor(id);
@@ -124,11 +156,14 @@ async function gameScreen(id, seatWanted, gen) {
     status: h("div", { class: "status", id: "status" }),
     dice: h("div", { id: "dice" }),
     actions: h("div", { id: "actions" }),
+    seatTools: h("div", { class: "seat-tools", id: "seat-tools" }), // game-level buttons (resign)
     hint: h("div", { id: "hint" }),
     players: h("div", { class: "players", id: "players" }),
     log: h("div", { class: "log", id: "log" }),
+    costs: h("div", { id: "costs" }),
     summary: h("div", { id: "summary" }),
     error: h("div", { class: "error", id: "error" }),
+    connection: h("div", { class: "error", id: "connection" }),
   };
   const hintToggle = h("input", { type: "checkbox", id: "hint-toggle" });
   hintToggle.checked = localStorage.getItem("boardzero.hints") !== "off";
@@ -137,42 +172,57 @@ async function gameScreen(id, seatWanted, gen) {
     hint = null;
     render();
   });
+  const soundToggle = h("input", { type: "checkbox", id: "sound-toggle" });
+  soundToggle.checked = localStorage.getItem("boardzero.sound") === "on";
+  soundToggle.addEventListener("change", () => {
+    localStorage.setItem("boardzero.sound", soundToggle.checked ? "on" : "off");
+    if (soundToggle.checked) chime(); // a sample, and browsers allow sound only after a click like this one
+  });
   const delay = h("input", { type: "range", id: "delay", min: 0, max: Math.min(3, meta.max_delay), step: 0.1 });
   const delayText = h("span", { id: "delay-text" });
   delay.addEventListener("change", async () => {
     try { await api(`/api/games/${id}/settings`, { method: "POST", body: { delay: Number(delay.value) }, token: hostToken }); }
     catch (error) { el.error.textContent = error.message; }
   });
+  const draw = drawing((await api(`/api/games/${id}`)).game);
+  if (draw.drawCosts) draw.drawCosts(el.costs);
   app.replaceChildren(h("div", { class: "game" }, el.board,
     h("div", { class: "side" },
       el.summary,
-      h("div", { class: "card" }, el.status, el.dice, el.error),
-      seat === null ? null : h("div", { class: "card", id: "actions-card" }, h("h3", {}, "You"), el.actions,
-        h("div", { class: "buttons" }, h("button", { id: "resign", onclick: resign }, "Resign"))),
+      h("div", { class: "card" }, el.status, el.dice, el.error, el.connection),
+      seat === null ? null : h("div", { class: "card", id: "actions-card" },
+        h("div", { class: "card-head" }, h("h3", {}, "You"), el.seatTools), el.actions),
+      h("div", { class: "card", id: "log-card" }, h("h3", {}, "Log"), el.log),
+      draw.drawCosts ? h("div", { class: "card", id: "costs-card" }, h("h3", {}, "Building costs"), el.costs) : null,
       seat === null ? null : h("div", { class: "card hint" }, h("label", {}, hintToggle, " Hints: what would the agent do?"), el.hint),
       h("div", { class: "card" }, h("h3", {}, "Players"), el.players),
-      h("div", { class: "card" }, h("h3", {}, "Log"), el.log),
       h("div", { class: "card controls" }, "Agent delay", delay, delayText,
         hostToken ? null : h("span", { class: "muted" }, "(only the game's players may change it)"),
+        seat === null ? null : h("label", { title: "a short chime when it becomes your move" }, soundToggle, " Sound on your move"),
         h("a", { href: `#/replay/${id}` }, "replay"), h("a", { href: `/api/games/${id}/record`, target: "_blank" }, "record")))));
   if (!hostToken) delay.disabled = true;
+  if (seat !== null) el.seatTools.replaceChildren(h("button", { id: "resign", onclick: resign }, "Resign"));
 
   // sentAt: the position (snapshot version) whose move is on its way. A second click on that same position is
   // dropped (no double moves); a click on a newer position goes through, even while the first request's own
   // refresh is still under way (the background poll may have drawn the new position first).
-  let snap = null, log = [], hint = null, hintFor = null, sentAt = null;
-  const draw = drawing((await api(`/api/games/${id}`)).game);
+  let snap = null, log = [], hint = null, hintFor = null, sentAt = null, wasMine = false;
 
-  async function act(action) {
+  // One move, or several chosen together (the cards of a discard): sent one after another, then one refresh.
+  async function act(actions) {
     const at = snap.version;
     if (sentAt === at) return;
     sentAt = at;
     el.error.textContent = "";
     try {
-      await api(`/api/games/${id}/actions`, { method: "POST", body: { seat, action }, token });
+      for (const action of [actions].flat()) {
+        await api(`/api/games/${id}/actions`, { method: "POST", body: { seat, action }, token });
+      }
       await poll(true);
     } catch (error) {
-      el.error.textContent = error.message;
+      if (error instanceof ApiError) el.error.textContent = error.message;
+      else el.connection.textContent = offline(error);
+      await poll(true);
     } finally {
       if (sentAt === at) sentAt = null;
     }
@@ -190,28 +240,54 @@ async function gameScreen(id, seatWanted, gen) {
     }
   }
 
+  function onKey(event) {
+    if (gen !== generation) return document.removeEventListener("keydown", onKey);
+    if (!snap || seat === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    if (event.key === "Escape") {
+      if (draw.clearSelection) draw.clearSelection();
+      render();
+      return;
+    }
+    const mine = snap.pending.kind === "human" && snap.pending.seat === seat;
+    const action = mine && draw.keyAction ? draw.keyAction(event.key, snap.legal) : null;
+    if (action === null) return;
+    event.preventDefault();
+    act(action);
+  }
+  document.addEventListener("keydown", onKey);
+
   async function poll(once = false) {
     if (gen !== generation) return;
     try {
       const query = `?since=${log.length}` + (seat === null ? "" : `&seat=${seat}`);
       const next = await api(`/api/games/${id}${query}`, { token });
-      if (next.log_from === log.length) log = log.concat(next.log);
+      el.connection.textContent = ""; // back in touch (after a restart of the server, say)
+      // replies may cross (a move's own refresh and the background poll): keep the longest log either brings
+      const grew = next.log_from <= log.length && next.log_from + next.log.length > log.length;
+      if (grew) log = log.slice(0, next.log_from).concat(next.log);
       // a late reply never draws an older position over a newer one
       if (!snap || next.version > snap.version || (next.version === snap.version &&
           (next.error !== snap.error || next.status !== snap.status))) {
         snap = next;
         render();
+      } else if (grew) {
+        drawLog(el.log, snap, log, draw);
       }
     } catch (error) {
-      el.error.textContent = error.message;
+      el.connection.textContent = offline(error);
     }
     if (!once && gen === generation) setTimeout(() => poll(), POLL_MS);
   }
 
-  function render() {
-    const mine = snap.pending.kind === "human" && snap.pending.seat === seat;
+  function drawBoard(mine) {
     const hintMove = hint && hint.ply === snap.version && hint.moves.length ? snap.legal.find((m) => m.action === hint.moves[0].action) : null;
     draw.drawBoard(el.board, snap.view, { legal: mine ? snap.legal : [], onAct: act, hint: hintMove });
+  }
+
+  function render() {
+    const mine = snap.pending.kind === "human" && snap.pending.seat === seat;
+    drawBoard(mine);
     draw.drawPlayers(el.players, snap);
     draw.drawDice(el.dice, snap.view);
     if (seat !== null) draw.drawActions(el.actions, { ...snap, legal: mine ? snap.legal : [] }, act);
@@ -220,15 +296,22 @@ async function gameScreen(id, seatWanted, gen) {
     if (snap.error) el.error.textContent = `This game stopped: ${snap.error}`;
     delay.value = snap.delay;
     delayText.textContent = `${snap.delay.toFixed(1)} s`;
-    drawLog(el.log, snap, log, draw.seatStyle);
+    drawLog(el.log, snap, log, draw);
     if (seat !== null) updateHint(mine);
     el.summary.replaceChildren(snap.over ? h("div", { class: "card summary", id: "game-summary" }, h("h2", {}, "Game over"),
       snap.status === "finished" ? draw.summary(snap) : h("p", { class: "muted" }, ENDED[snap.status])) : "");
-    const resignButton = el.actions.parentElement && el.actions.parentElement.querySelector("#resign");
+    const resignButton = el.seatTools.querySelector("#resign");
     if (resignButton) resignButton.disabled = snap.over;
+    document.title = mine ? YOUR_MOVE_TITLE : TITLE;
+    if (mine && !wasMine && soundToggle.checked) chime();
+    wasMine = mine;
   }
 
   async function updateHint(mine) {
+    if (snap.over) {
+      el.hint.replaceChildren(h("span", { class: "muted" }, "The game is over: no more hints."));
+      return;
+    }
     if (!hintToggle.checked || !snap.hints) {
       el.hint.replaceChildren(h("span", { class: "muted" }, snap.hints ? "Hints are off." : "This server gives no hints."));
       return;
@@ -237,7 +320,7 @@ async function gameScreen(id, seatWanted, gen) {
       el.hint.replaceChildren(h("span", { class: "muted" }, "Hints appear when it is your move."));
       return;
     }
-    if (hint && hint.ply === snap.version) return drawHint(el.hint, hint, draw.seatStyle || DEFAULT_STYLE);
+    if (hint && hint.ply === snap.version) return drawHint(el.hint, hint, draw);
     if (hintFor === snap.version) return;
     hintFor = snap.version;
     el.hint.replaceChildren(h("span", { class: "muted" }, "The agent is thinking…"));
@@ -245,7 +328,10 @@ async function gameScreen(id, seatWanted, gen) {
       const result = await api(`/api/games/${id}/hint?seat=${seat}`, { token });
       if (gen !== generation || !hintToggle.checked) return;
       hint = result;
-      if (snap.version === result.ply) render();
+      if (snap.version === result.ply) { // only the hint and its mark on the board: a choice in progress stays open
+        drawBoard(snap.pending.kind === "human" && snap.pending.seat === seat);
+        drawHint(el.hint, hint, draw);
+      }
     } catch (error) {
       el.hint.replaceChildren(h("span", { class: "muted" }, error.message));
     }
@@ -260,6 +346,33 @@ const ENDED = {
   expired: "Ended: no move came for too long.",
 };
 
+// A short two-note chime made on the spot with WebAudio (no sound files); silent where audio is unavailable.
+let audio = null;
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const now = audio.currentTime;
+    for (const [i, freq] of [660, 880].entries()) {
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + i * 0.12);
+      tone.stop(now + i * 0.12 + 0.3);
+    }
+  } catch (error) {
+    // no audio output: the title still says whose move it is
+  }
+}
+
+// A failed request: the server's refusal, or no answer at all (a restart, a lost connection); the next poll that
+// gets an answer clears it.
+function offline(error) {
+  return error instanceof ApiError ? error.message : `No answer from the server (${error.message}); trying again…`;
+}
+
 function statusLine(snap, mine) {
   if (snap.over) return snap.status === "finished" ? "Game over" : ENDED[snap.status] || "Game over";
   if (mine) return "Your move";
@@ -268,27 +381,39 @@ function statusLine(snap, mine) {
   return `${seatLabel(snap, snap.pending.seat)} is thinking…`;
 }
 
-function drawLog(container, snap, log, style = DEFAULT_STYLE) {
+function drawLog(container, snap, log, draw) {
+  const style = draw.seatStyle || DEFAULT_STYLE;
+  const words = draw.describe || String;
   const atBottom = container.scrollTop + container.clientHeight >= container.scrollHeight - 4;
-  container.replaceChildren(...log.map((entry) => logLine(snap, entry, style)));
+  container.replaceChildren(...log.map((entry) => logLine(snap, entry, style, words)));
   if (atBottom || container.scrollTop === 0) container.scrollTop = container.scrollHeight;
 }
 
-function logLine(snap, entry, style) {
-  if (entry.actor === null) return h("div", { class: "chance", "data-ply": entry.ply }, `· ${entry.text}`);
+function logLine(snap, entry, style, words) {
+  if (entry.actor === null) return h("div", { class: "chance", "data-ply": entry.ply }, `· ${words(entry.text)}`);
   const who = entry.actor === snap.viewer ? "You" : style.names[entry.actor] || `Seat ${entry.actor}`;
-  return h("div", { "data-ply": entry.ply }, swatch(entry.actor, style.colours), " ", who, ": ", entry.text);
+  return h("div", { "data-ply": entry.ply }, swatch(entry.actor, style.colours), " ", who, ": ", words(entry.text));
 }
 
-function drawHint(container, hint, style) {
+// The hint agent's estimates are expected returns per seat, each rated on its own. With two seats a return is
+// winning (a draw or shared win counts half), so it reads as a chance to win; with three or four the models value
+// finishing places, so the numbers are an expected finishing score and need not add up to 100 %.
+function drawHint(container, hint, draw) {
+  const style = draw.seatStyle || DEFAULT_STYLE;
+  const words = draw.describe || String;
+  const seats = hint.win_chances ? hint.win_chances.length : 0;
+  const twoSeats = seats === 2;
+  const label = twoSeats ? "Estimated chance to win" : "Estimated value (expected finishing score: 100 % first place, 0 % last)";
+  const short = twoSeats ? "win" : "value";
   const chances = hint.win_chances
-    ? h("div", { "data-chances": "" }, "Chance to win: ", hint.win_chances.map((c, seat) =>
-        h("span", { style: "margin-right:8px" }, swatch(seat, style.colours), " ", percent(c))))
-    : h("div", { class: "muted" }, "This agent gives no estimate of the chances to win.");
+    ? h("div", { "data-chances": "" }, h("span", { "data-chances-label": "" }, `${label}: `), hint.win_chances.map((c, seat) =>
+        h("span", { style: "margin-right:8px", title: style.names[seat] }, swatch(seat, style.colours), " ", percent(c))),
+        twoSeats ? null : h("div", { class: "muted small" }, "Each seat is rated on its own, so these do not add up to 100 %."))
+    : h("div", { class: "muted" }, "This agent gives no estimate of how the game will end.");
   container.replaceChildren(h("div", { class: "muted" }, `${hint.agent} would play (${hint.seconds} s):`),
-    h("ol", { "data-hint": "" }, hint.moves.map((m) => h("li", {}, m.name, " ",
+    h("ol", { "data-hint": "" }, hint.moves.map((m) => h("li", {}, words(m.name), " ",
       h("span", { class: "bar", style: `width:${Math.round(60 * m.weight)}px` }), ` ${percent(m.weight)}`,
-      m.win_chance === null ? "" : ` · win ${percent(m.win_chance)}`))),
+      m.win_chance === null ? "" : ` · ${short} ${percent(m.win_chance)}`))),
     chances);
 }
 
@@ -339,7 +464,7 @@ async function replayScreen(base, gen) {
     draw.drawBoard(boardEl, data.view, {});
     draw.drawPlayers(playersEl, snap);
     draw.drawDice(diceEl, data.view);
-    drawLog(logEl, snap, data.log, draw.seatStyle);
+    drawLog(logEl, snap, data.log, draw);
     logEl.scrollTop = logEl.scrollHeight;
     slider.value = ply;
     position.textContent = `move ${ply} of ${data.total}`;

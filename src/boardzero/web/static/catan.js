@@ -1,6 +1,6 @@
 // Catan: the SVG board (hexes, number tokens with pips, robber, harbours, buildings and roads in seat
 // colours, legal moves highlighted and clickable), the seats' panel, the action buttons and the summary.
-import { h, s, SEAT_COLOURS, seatLabel, swatch } from "./ui.js";
+import { h, s, SEAT_COLOURS, SEAT_NAMES, seatLabel, swatch } from "./ui.js";
 
 const R = 56;                       // hex circumradius in px
 const UX = R * Math.sqrt(3) / 2;    // one half unit of x
@@ -101,7 +101,7 @@ function drawHex(hex, at, robberMove, onAct) {
     group.classList.add("legal");
     group.style.cursor = "pointer";
     group.addEventListener("click", () => onAct && onAct(robberMove.action));
-    group.append(s("title", { text: robberMove.name }));
+    group.append(s("title", { text: describe(robberMove.name) }));
   }
   return group;
 }
@@ -151,15 +151,25 @@ function drawHint(move, view, at) {
   return null;
 }
 
+// ------------------------------------------------------------------ words
+// The engine names seats by number ("rob seat 2 (1 cards)"); people see colours.
+export function describe(text) {
+  return String(text)
+    .replace(/\bseats? (\d+(?:, \d+)*)/g, (_, list) => list.split(", ").map((n) => SEAT_NAMES[Number(n)] || `seat ${n}`).join(", "))
+    .replace(/\b1 cards\b/g, "1 card");
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 // ------------------------------------------------------------------ panels
 export function drawPlayers(container, snap) {
   const view = snap.view;
   container.replaceChildren(...view.seats.map((p) => {
     const facts = [
       h("span", {}, h("b", {}, p.points ?? p.visible_points), " VP", p.points === undefined ? " showing" : ""),
-      h("span", {}, `${p.cards} cards`),
-      h("span", {}, `${p.dev_cards} dev cards`),
-      h("span", {}, `${p.knights} knights`),
+      h("span", {}, plural(p.cards, "card")),
+      h("span", {}, plural(p.dev_cards, "dev card")),
+      h("span", {}, plural(p.knights, "knight")),
       h("span", {}, `road ${p.road_length}`),
       p.longest_road ? h("span", { class: "badge" }, "Longest road") : null,
       p.largest_army ? h("span", { class: "badge" }, "Largest army") : null,
@@ -171,39 +181,61 @@ export function drawPlayers(container, snap) {
   }));
 }
 
-const BUTTONS = [["roll", "Roll dice"], ["buy_dev", "Buy development card"], ["knight", "Play knight"],
+const BUTTONS = [["roll", "Roll dice", "r"], ["buy_dev", "Buy development card"], ["knight", "Play knight"],
                  ["road_building", "Play road building"], ["year_of_plenty", "Play year of plenty"],
-                 ["end_turn", "End turn"]];
-const GROUPS = [["discard", (m) => `Discard ${m.resource}`], ["take", (m) => `Take ${m.resource}`],
-                ["monopoly", (m) => `Monopoly: ${m.resource}`], ["rob", (m) => `Rob seat ${m.seat}`],
-                ["trade", (m) => m.name.replace(/^trade /, "Trade ").replace(" for ", " → ")]];
+                 ["end_turn", "End turn", "e"]];
+const GROUPS = [["take", (m) => `Take ${m.resource}`], ["monopoly", (m) => `Monopoly: ${m.resource}`],
+                ["rob", (m) => describe(m.name).replace(/^rob /, "Rob ")]];
 const CLICK_HELP = { settlement: "Click a highlighted corner to build a settlement.",
                      city: "Click one of your highlighted settlements to make it a city.",
                      road: "Click a highlighted path to build a road.",
                      robber: "Click a highlighted hex to move the robber there." };
+export const COSTS = [["Road", { wood: 1, brick: 1 }], ["Settlement", { wood: 1, brick: 1, sheep: 1, wheat: 1 }],
+                      ["City", { wheat: 2, ore: 3 }], ["Development card", { sheep: 1, wheat: 1, ore: 1 }]];
+export const keyHelp = "Keys: r roll · e end turn · Esc clear a choice";
+
+// What the person has chosen but not yet sent: cards to discard, the two sides of a trade. Kept between
+// redraws of the same position; cleared by Esc (``clearSelection``) and once the choice is no longer offered.
+const selection = { discard: {}, give: null, get: null };
+
+export function clearSelection() {
+  selection.discard = {};
+  selection.give = null;
+  selection.get = null;
+}
+
+// The legal move a key stands for ("r": roll, "e": end turn), or null.
+export function keyAction(key, legal) {
+  const kind = { r: "roll", e: "end_turn" }[key.toLowerCase()];
+  const move = kind && legal.find((m) => m.kind === kind);
+  return move ? move.action : null;
+}
 
 export function drawActions(container, snap, onAct) {
   const view = snap.view;
   const me = snap.viewer === null ? null : view.seats[snap.viewer];
+  const legal = snap.legal;
   const parts = [];
+  const discarding = me && me.hand && legal.some((m) => m.kind === "discard");
+  if (!discarding) selection.discard = {};
   if (me && me.hand) {
     parts.push(h("div", { class: "hand", "data-hand": "" }, RESOURCES.map((r) =>
       h("span", { class: "res", style: `background:${TERRAIN[r]}33`, "data-resource": r }, h("b", {}, me.hand[r]), r))));
     const dev = DEV.filter((d) => me.development[d] > 0)
       .map((d) => `${me.development[d]} ${d}` + (me.development_new[d] ? ` (${me.development_new[d]} new)` : ""));
-    parts.push(h("div", { class: "muted" }, "Development cards: ", dev.length ? dev.join(", ") : "none"));
-    const rates = RESOURCES.filter((r) => me.trade_rates[r] < 4).map((r) => `${r} ${me.trade_rates[r]}:1`);
-    if (rates.length) parts.push(h("div", { class: "muted" }, "Harbour rates: ", rates.join(", ")));
+    parts.push(h("div", { class: "muted small" }, "Development cards: ", dev.length ? dev.join(", ") : "none"));
   }
-  const legal = snap.legal;
   if (legal.length) {
     const kinds = new Set(legal.map((m) => m.kind));
     for (const kind of Object.keys(CLICK_HELP)) if (kinds.has(kind)) parts.push(h("div", { class: "status yours" }, CLICK_HELP[kind]));
-    parts.push(h("div", { class: "buttons" }, BUTTONS.map(([kind, label]) => {
-      const move = legal.find((m) => m.kind === kind);
-      return h("button", { class: move ? "legal" : "", disabled: !move, "data-kind": kind,
-                           onclick: () => move && onAct(move.action) }, label);
-    })));
+    if (discarding) parts.push(discardPicker(me, legal, onAct));
+    else {
+      parts.push(h("div", { class: "buttons", id: "action-buttons" }, BUTTONS.map(([kind, label, key]) => {
+        const move = legal.find((m) => m.kind === kind);
+        return h("button", { class: move ? "legal" : "", disabled: !move, "data-kind": kind, title: key ? `key: ${key}` : null,
+                             onclick: () => move && onAct(move.action) }, label, key ? h("kbd", {}, key) : null);
+      })));
+    }
     for (const [kind, label] of GROUPS) {
       const moves = legal.filter((m) => m.kind === kind);
       if (moves.length) {
@@ -211,14 +243,73 @@ export function drawActions(container, snap, onAct) {
           h("button", { class: "legal", "data-kind": kind, "data-action": m.action, onclick: () => onAct(m.action) }, label(m)))));
       }
     }
+    const trades = legal.filter((m) => m.kind === "trade");
+    if (trades.length && me) parts.push(tradePicker(me, trades, onAct));
   }
+  if (me && me.hand) parts.push(h("div", { class: "muted small keys", id: "key-help" }, keyHelp));
   container.replaceChildren(...parts);
 }
 
+// Discarding on a 7: choose every card at once (a click adds one), then one button sends them all.
+function discardPicker(me, legal, onAct) {
+  const need = me.to_discard;
+  const chosen = selection.discard;
+  const total = RESOURCES.reduce((sum, r) => sum + (chosen[r] || 0), 0);
+  const offered = new Map(legal.filter((m) => m.kind === "discard").map((m) => [m.resource, m.action]));
+  const picker = h("div", { class: "discard", id: "discard" });
+  const redraw = () => picker.replaceWith(discardPicker(me, legal, onAct));
+  picker.append(h("div", { class: "status yours" }, `A 7: discard ${plural(need, "card")} (half your hand). `,
+                  "Click cards to choose them, then discard them together."));
+  picker.append(h("div", { class: "buttons" }, RESOURCES.filter((r) => me.hand[r] > 0).map((r) =>
+    h("button", { class: "res-pick" + (chosen[r] ? " picked" : ""), "data-discard": r, style: `background:${TERRAIN[r]}33`,
+                  disabled: !offered.has(r) || (chosen[r] || 0) >= me.hand[r] || total >= need,
+                  onclick: () => { chosen[r] = (chosen[r] || 0) + 1; redraw(); } },
+      `${r} `, h("b", {}, `${chosen[r] || 0}/${me.hand[r]}`)))));
+  const actions = RESOURCES.flatMap((r) => Array(chosen[r] || 0).fill(offered.get(r)));
+  picker.append(h("div", { class: "buttons" },
+    h("button", { class: "primary", id: "discard-send", disabled: total !== need,
+                  onclick: () => { selection.discard = {}; onAct(actions); } }, `Discard ${total} of ${need}`),
+    h("button", { id: "discard-clear", disabled: total === 0, onclick: () => { selection.discard = {}; redraw(); } }, "Clear")));
+  return picker;
+}
+
+// Bank and harbour trades as "give / get": only the rates this seat has, and only what it can pay.
+function tradePicker(me, trades, onAct) {
+  const gives = RESOURCES.filter((r) => trades.some((m) => m.give === r));
+  if (!gives.includes(selection.give)) selection.give = gives[0];
+  const gets = RESOURCES.filter((r) => trades.some((m) => m.give === selection.give && m.get === r));
+  if (!gets.includes(selection.get)) selection.get = gets[0];
+  const give = h("select", { id: "trade-give", "aria-label": "give" }, gives.map((r) =>
+    h("option", { value: r }, `${me.trade_rates[r]} ${r} (${me.trade_rates[r]}:1)`)));
+  const get = h("select", { id: "trade-get", "aria-label": "get" }, gets.map((r) => h("option", { value: r }, `1 ${r}`)));
+  give.value = selection.give;
+  get.value = selection.get;
+  const box = h("div", { class: "trade", id: "trade" });
+  const redraw = () => box.replaceWith(tradePicker(me, trades, onAct));
+  give.addEventListener("change", () => { selection.give = give.value; redraw(); });
+  get.addEventListener("change", () => { selection.get = get.value; });
+  const send = () => {
+    const move = trades.find((m) => m.give === selection.give && m.get === selection.get);
+    if (move) onAct(move.action);
+  };
+  box.append("Trade: give ", give, " get ", get, " ", h("button", { class: "legal", "data-kind": "trade", id: "trade-send", onclick: send }, "Trade"));
+  return box;
+}
+
+// The price list, always in view: what each piece costs.
+export function drawCosts(container) {
+  container.replaceChildren(h("table", { class: "costs", "data-costs": "" }, COSTS.map(([name, cost]) =>
+    h("tr", {}, h("th", {}, name), h("td", {}, Object.entries(cost).map(([r, n]) =>
+      h("span", { class: "chip", style: `background:${TERRAIN[r]}55`, title: r }, `${n} ${r}`)))))));
+}
+
 export function drawDice(container, view) {
-  container.replaceChildren(h("div", { class: "dice" }, "Dice ", h("span", { class: "die", "data-dice": view.dice ?? "" },
+  const key = `${view.turn}:${view.dice}`;
+  const fresh = view.dice && container.dataset.shown !== undefined && container.dataset.shown !== key;
+  container.dataset.shown = key;
+  container.replaceChildren(h("div", { class: "dice" }, "Dice ", h("span", { class: "die" + (fresh ? " rolling" : ""), "data-dice": view.dice ?? "" },
                                                                     view.dice ?? "–"),
-                              h("span", { class: "muted", style: "font-size:13px;font-weight:400" },
+                              h("span", { class: "muted dice-facts" },
                                 ` turn ${view.turn} · bank ${RESOURCES.map((r) => view.bank[r]).join("/")} · ${view.dev_deck} dev cards left`)));
 }
 
@@ -230,19 +321,19 @@ export function statusText(snap) {
 export function summary(snap) {
   const view = snap.view;
   const rows = view.seats.map((p) => {
-    const settlements = 5 - p.settlements_left, cities = 4 - p.cities_left;
+    const cities = 4 - p.cities_left, settlements = 5 - p.settlements_left;
     const vpCards = p.development ? p.development["victory point"] : 0;
     const name = seatLabel(snap, p.seat).split(" (")[0];
     return h("tr", { "data-seat": p.seat, title: seatLabel(snap, p.seat) }, h("td", {}, swatch(p.seat), " ", name),
-             h("td", {}, settlements), h("td", {}, 2 * cities), h("td", {}, p.longest_road ? 2 : 0),
+             h("td", {}, settlements), h("td", { "data-cities": cities }, cities), h("td", {}, p.longest_road ? 2 : 0),
              h("td", {}, p.largest_army ? 2 : 0), h("td", {}, vpCards), h("td", {}, h("b", {}, p.points ?? p.visible_points)));
   });
   const winner = view.winner === null ? "The turn limit ended the game." : `${seatLabel(snap, view.winner)} wins.`;
   return h("div", {},
            h("p", {}, h("b", {}, winner), ` ${view.turn} turns.`),
            h("table", { class: "list compact", "data-summary": "vp" },
-             h("tr", {}, [["Seat", ""], ["Settl.", "settlements, 1 point each"], ["Cities", "2 points each"],
-                          ["Road", "longest road"], ["Army", "largest army"], ["VP cards", "victory-point cards"],
+             h("tr", {}, [["Seat", ""], ["Settl.", "settlements standing, 1 point each"], ["Cities", "cities built, 2 points each"],
+                          ["Road", "points for the longest road"], ["Army", "points for the largest army"], ["VP cards", "victory-point cards"],
                           ["Total", ""]].map(([t, title]) => h("th", { title }, t))),
              rows),
            h("h3", {}, "Dice rolled"), diceHistogram(view.dice_counts),
