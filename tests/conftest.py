@@ -29,5 +29,5 @@ def rng() -> np.random.Generator:
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("ci", max_examples=8, deadline=None, derandomize=True, database=None,
                           suppress_health_check=_SLOW_OK)
-settings.register_profile("thorough", max_examples=150, deadline=None, database=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("thorough", max_examples=100, deadline=None, database=None, suppress_health_check=_SLOW_OK)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
