@@ -22,10 +22,9 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
 
-from tests.web.live_server import LiveServer, call  # noqa: E402
+from tests.web.live_server import HttpError, LiveServer, call  # noqa: E402
 
 EXAMPLES_PER_OPERATION = 24  # about 12 operations: a few hundred requests in all
-CHANGING = ("/actions", "/settings")  # endpoints whose refusals must change nothing
 GAMES = [("catan", {"players": 3}, 3), ("connect4", {}, 2), ("tictactoe", {}, 2), ("kuhn_poker", {"players": 2}, 2)]
 
 
@@ -38,30 +37,57 @@ def known_server_error(case, game: str | None) -> str | None:
 
 
 class Games:
-    """The server's real games (all seats people, so nothing moves but what a request does) and their tokens."""
+    """The server's real games (all seats people, so nothing moves but what a request does) and their tokens.
+
+    A request may end or remove a game (if the server has such endpoints): ``pick`` then starts a new one of
+    the same kind in its slot."""
 
     def __init__(self, url: str):
         self.url = url
+        self.slots: list[str] = []  # a game id per entry of GAMES
         self.tokens: dict[str, dict[str, str]] = {}
         self.names: dict[str, str] = {}
-        for name, options, seats in GAMES:
-            created = call(url + "/api/games", "POST", {"game": name, "options": options, "seats": ["human"] * seats,
-                                                        "seed": 7})
-            self.tokens[created["id"]] = created["tokens"]
-            self.names[created["id"]] = name
+        for slot in range(len(GAMES)):
+            self.slots.append(self._create(slot))
 
-    def settled(self, game_id: str, timeout: float = 10.0) -> dict:
-        """The game's state as every viewer sees it, once chance (played by the server) has moved."""
+    def _create(self, slot: int) -> str:
+        name, options, seats = GAMES[slot]
+        created = call(self.url + "/api/games", "POST", {"game": name, "options": options,
+                                                         "seats": ["human"] * seats, "seed": 7})
+        self.tokens[created["id"]], self.names[created["id"]] = created["tokens"], name
+        return created["id"]
+
+    def pick(self, slot: int) -> str:
+        """The id of the game in ``slot``, a new one if the old one is gone or over."""
+        game_id = self.slots[slot]
+        try:
+            over = call(f"{self.url}/api/games/{urllib.parse.quote(game_id, safe='')}")["over"]
+        except HttpError as error:
+            if error.status not in (404, 410):
+                raise
+            over = True
+        if over:
+            self.slots[slot] = game_id = self._create(slot)
+        return game_id
+
+    def settled(self, game_id: str, timeout: float = 10.0) -> dict | None:
+        """The game's state as every viewer sees it, once chance (played by the server) has moved; None once
+        the game is over or gone."""
         deadline = time.monotonic() + timeout
         quoted = urllib.parse.quote(game_id, safe="")
-        while True:
-            spectator = call(f"{self.url}/api/games/{quoted}")
-            if spectator["pending"]["kind"] not in ("chance", "agent") or time.monotonic() > deadline:
-                break
-            time.sleep(0.02)
-        seats = {name: call(f"{self.url}/api/games/{quoted}?seat={name}", token=token)
-                 for name, token in self.tokens[game_id].items() if name.isdigit()}
-        return {"spectator": spectator, "seats": seats}
+        try:
+            while True:
+                spectator = call(f"{self.url}/api/games/{quoted}")
+                if spectator["pending"]["kind"] not in ("chance", "agent") or time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)
+            seats = {name: call(f"{self.url}/api/games/{quoted}?seat={name}", token=token)
+                     for name, token in self.tokens[game_id].items() if name.isdigit()}
+        except HttpError as error:
+            if error.status in (404, 410):
+                return None
+            raise
+        return None if spectator["over"] else {"spectator": spectator, "seats": seats}
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +110,6 @@ def test_the_schema_lists_the_game_endpoints(live):
 
 def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_nothing(live):
     server, games = live
-    ids = sorted(games.tokens)
     sent, refused_unchanged, known = [], 0, []
     failures = []
 
@@ -98,7 +123,7 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
             nonlocal refused_unchanged
             game_id = None
             if "game_id" in (case.path_parameters or {}) and target < 7:  # most requests go to a real game
-                game_id = ids[target % len(ids)]
+                game_id = games.pick(target % len(GAMES))
                 case.path_parameters["game_id"] = game_id
                 seat = case.body.get("seat") if isinstance(case.body, dict) else None
                 tokens = games.tokens[game_id]
@@ -108,8 +133,7 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
                 if token:
                     others = {k: v for k, v in (case.headers or {}).items() if k.lower() != "authorization"}
                     case.headers = {**others, "Authorization": f"Bearer {token}"}
-            changing = game_id is not None and case.path.endswith(CHANGING) and case.method.upper() == "POST"
-            before = games.settled(game_id) if changing else None
+            before = games.settled(game_id) if game_id is not None and case.method.upper() != "GET" else None
             response = case.call(base_url=server.url, timeout=60)
             sent.append(response.status_code)
             where = f"{case.method} {case.formatted_path} {case.body!r}"
@@ -120,7 +144,7 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
             if response.status_code >= 500:
                 reason = known_server_error(case, games.names.get(game_id))
                 (known if reason else failures).append(f"{response.status_code} {where}: {reason or response.text[:300]}")
-            if changing and 400 <= response.status_code < 500:
+            if before is not None and 400 <= response.status_code < 500:  # a refused change to a game
                 after = games.settled(game_id)
                 if after != before:
                     failures.append(f"refused with {response.status_code} but the game changed: {where}")
@@ -133,7 +157,7 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
     for line in known[:5]:
         print("known:", line)
     assert not failures, "\n".join(failures[:20])
-    assert len(sent) >= 200 and refused_unchanged >= 20
+    assert len(sent) >= 150 and refused_unchanged >= 20
     assert any(200 <= code < 300 for code in sent) and any(400 <= code < 500 for code in sent)
 
 
@@ -141,7 +165,7 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
                                         "engine's int64 conversion, answered with 500 instead of a 4xx refusal")
 def test_a_catan_action_id_beyond_64_bits_is_refused(live):
     server, games = live
-    game_id = next(i for i, name in games.names.items() if name == "catan")
+    game_id = games.pick(0)
     before = games.settled(game_id)
     for action in (2**63, -2**63 - 1):
         with pytest.raises(Exception) as refused:
