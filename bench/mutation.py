@@ -151,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
         reports.append(report)
         counts = ", ".join(f"{k} {v}" for k, v in sorted(report["counts"].items()))
         note = " (stopped at the deadline: partial)" if report["stopped_at_deadline"] else ""
+        if not report["counts"]:  # mutmut leaves decorated functions alone: numba's @njit code has no mutants
+            print(f"{module}: no mutants tested (see {report['scratch']}/mutmut.log; mutmut skips decorated "
+                  f"functions such as numba's @njit ones){note}")
+            continue
         print(f"{module}: score {report['score']:.2f} ({counts}) in {report['seconds']} s{note}")
         for name in report["survivors"]:
             print(f"    survived: {name}")
