@@ -85,7 +85,7 @@ def run_module(module: str, tests: list[str], deadline: dt.datetime | None, jobs
     stopped = False
     try:
         while process.poll() is None:
-            if deadline is not None and dt.datetime.now(dt.timezone.utc) >= deadline:
+            if deadline is not None and dt.datetime.now(dt.UTC) >= deadline:
                 os.killpg(process.pid, signal.SIGTERM)  # the group this run started, nothing else
                 stopped = True
                 break
@@ -107,7 +107,7 @@ def run_module(module: str, tests: list[str], deadline: dt.datetime | None, jobs
 def results(where: Path, env: dict) -> tuple[dict[str, int], list[str]]:
     """Mutant counts by status and the names of survivors, from ``mutmut results --all true``."""
     listed = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=where, env=env,
-                            capture_output=True, text=True).stdout
+                            capture_output=True, text=True, check=False).stdout
     counts: dict[str, int] = {}
     survivors = []
     for line in listed.splitlines():
@@ -140,11 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     deadline = None
     if args.deadline:
         hour, minute = (int(x) for x in args.deadline.split(":"))
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         deadline = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
     reports = []
     for module in chosen:
-        if deadline is not None and dt.datetime.now(dt.timezone.utc) >= deadline:
+        if deadline is not None and dt.datetime.now(dt.UTC) >= deadline:
             print(f"{module}: not started (deadline {args.deadline} UTC)")
             continue
         report = run_module(module, MODULES[module], deadline, args.jobs)

@@ -27,7 +27,7 @@ def test_every_registered_game_is_covered():
 def reached(name: str, options: dict, seed: int, steps: list[int]):
     """The state of a new game of ``name`` after the drawn ``steps``."""
     state = make(name, **options).new_state(seed=seed)
-    for state in play(state, steps):
+    for _ in play(state, steps):
         pass
     return state
 
@@ -38,7 +38,7 @@ def test_records_replay_exactly_midway_and_at_the_end(name, options, seed, steps
     game = make(name, **options)
     state = game.new_state(seed=seed)
     kept = []  # (fingerprint, record) at the drawn cut, and at the end
-    for count, state in enumerate(play(state, steps, np.random.default_rng(seed)), 1):
+    for count, _ in enumerate(play(state, steps, np.random.default_rng(seed)), 1):
         if count == cut % (len(steps) + 1):
             kept.append((fingerprint(state), state.to_record()))
     assert state.is_terminal()

@@ -114,7 +114,8 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
     failures = []
 
     for operation in operations(server.url):
-        cases = st.one_of(operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE))
+        cases = st.one_of(operation.as_strategy(GenerationMode.POSITIVE),
+                          operation.as_strategy(GenerationMode.NEGATIVE))
 
         @settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, database=None, deadline=None,
                   suppress_health_check=list(HealthCheck))
@@ -143,7 +144,8 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
                 failures.append(f"not JSON ({response.status_code}): {where}: {response.content[:200]!r}")
             if response.status_code >= 500:
                 reason = known_server_error(case, games.names.get(game_id))
-                (known if reason else failures).append(f"{response.status_code} {where}: {reason or response.text[:300]}")
+                why = reason or response.text[:300]
+                (known if reason else failures).append(f"{response.status_code} {where}: {why}")
             if before is not None and 400 <= response.status_code < 500:  # a refused change to a game
                 after = games.settled(game_id)
                 if after != before:

@@ -46,7 +46,8 @@ def check_invariants(state) -> None:
         assert seat["cards"] == hands[p].sum() and seat["dev_cards"] == held[p].sum()
         assert seat["knights"] == seat["played"]["knight"]
         awards = 2 * (view["longest_road"] == p) + 2 * (view["largest_army"] == p)
-        assert seat["longest_road"] == (view["longest_road"] == p) and seat["largest_army"] == (view["largest_army"] == p)
+        assert seat["longest_road"] == (view["longest_road"] == p)
+        assert seat["largest_army"] == (view["largest_army"] == p)
         visible = settlements + 2 * cities + awards
         assert state.victory_points(p, hidden=False) == seat["visible_points"] == visible
         assert state.victory_points(p) == visible + held[p, DEV_KINDS.index("victory point")]
@@ -64,7 +65,7 @@ def test_random_games_keep_cards_pieces_and_points_consistent(players, seed, ste
     """Checked after each of the drawn steps, then every ``every`` steps of the seeded rest, and at the end."""
     state = make("catan", players=players).new_state(seed=seed)
     check_invariants(state)
-    for count, state in enumerate(play(state, steps, np.random.default_rng(seed)), 1):
+    for count, _ in enumerate(play(state, steps, np.random.default_rng(seed)), 1):
         if count <= len(steps) or count % every == 0:
             check_invariants(state)
     assert state.is_terminal()
