@@ -9,7 +9,7 @@ WHEELS ?= ../shared/wheels
 CATANATRON_WHEEL := $(wildcard $(WHEELS)/catanatron-3.3.0-py3-none-any.whl)
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)$(if $(CATANATRON_WHEEL),-catanatron-wheel)
 
-.PHONY: install play play-terminal watch test test-all bench clean
+.PHONY: install play play-terminal watch test test-all bench mutation clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,7 +37,12 @@ test: install
 	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadfile
 
 test-all: install
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -n 2 --dist loadfile
+
+## Mutation score of the learning, fairness and storage modules (mutmut; long, not part of CI). MODULES=eval/paired.py
+mutation: install
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,web,mutation]'
+	nice -n 10 $(BIN)/python bench/mutation.py $(MODULES)
 
 ## Benchmarks, side by side with other engines (installs the comparison engines).
 bench: install

@@ -136,6 +136,49 @@ def test_fair_bot_sees_the_same_position_whatever_the_hidden_cards():
     pytest.fail("no position with differing hidden cards found")
 
 
+def hidden_cards(state, seats) -> list[tuple[list[int], list[int]]]:
+    return [(state.hand(p).tolist(), state.dev_cards(p).tolist()) for p in seats]
+
+
+def test_fair_bot_is_handed_a_sampled_state_never_the_true_one(monkeypatch):
+    """What a fair bot is given (the state turned into catanatron's game) holds the seat's own cards as they
+    are and the opponents' hidden cards as drawn from what the seat knows: the same for two true states that
+    differ only in those cards, so not the truth of either. With full sight it is handed the truth."""
+    import boardzero.integrations.catanatron.bots as bots
+
+    handed = []
+    original = bots.catanatron_game
+    monkeypatch.setattr(bots, "catanatron_game", lambda state, *args: handed.append(state.clone())
+                        or original(state, *args))
+    checked = 0
+    for seed in (5, 6, 7):
+        for state in positions(3, seed=seed, every=25):
+            if state.current_player != 0 or state.turn < 12:
+                continue
+            other = state.sample_hidden(0, np.random.default_rng(99))
+            if hidden_cards(state, (1, 2)) == hidden_cards(other, (1, 2)):
+                continue
+            for sight in ("fair", "full"):
+                agent = make_agent(f"catanatron:random,sight={sight}", state.game)
+                handed.clear()
+                for truth in (state, other):
+                    agent.act(view_for(truth, 0, agent.full_sight), np.random.default_rng(3))
+                if len(handed) < 2:
+                    continue  # a forced move: the bot was not asked
+                given = [handed[0], handed[-1]]
+                for position, truth in zip(given, (state, other)):
+                    assert hidden_cards(position, (0,)) == hidden_cards(truth, (0,))  # its own cards, as they are
+                    assert position.public_view(None)["seats"] == truth.public_view(None)["seats"]
+                if sight == "fair":
+                    assert hidden_cards(given[0], (1, 2)) == hidden_cards(given[1], (1, 2))
+                    assert hidden_cards(given[0], (1, 2)) != hidden_cards(state, (1, 2)) \
+                        or hidden_cards(given[1], (1, 2)) != hidden_cards(other, (1, 2))
+                else:
+                    assert [hidden_cards(g, (1, 2)) for g in given] == [hidden_cards(t, (1, 2)) for t in (state, other)]
+                checked += 1
+    assert checked >= 4, "too few positions with differing hidden cards"
+
+
 def test_full_sight_is_granted_only_to_agents_that_ask():
     game = make("catan", players=2)
     assert make_agent("catanatron:random,sight=full", game).full_sight

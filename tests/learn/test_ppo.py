@@ -164,3 +164,57 @@ def test_a_short_run_learns_tictactoe_against_random(tmp_path):
     assert result >= 0.75
     greedy = make_agent(f"ppo:{run},greedy", game)
     assert greedy.temperature == 0.0
+
+
+def test_the_clipped_objective_takes_the_pessimistic_side_of_each_sample():
+    """Ratios 2 and 1/2 with advantages +1 and -1, clip 0.2: the surrogate of each sample is the minimum of the
+    plain and the clipped term (1.2, -0.8, -2, 0.5), so a ratio pushed past the clip gains nothing more."""
+    config = dataclasses.replace(config_from_dict(TINY).ppo, clip=0.2, entropy_weight=0.0, activity_weight=0.0)
+    net = _Logits([0.0, 0.0])  # both actions at probability 1/2
+    half = float(np.log(0.5))
+    ratios = torch.tensor([2.0, 0.5, 2.0, 0.5])
+    batch = {"obs": torch.zeros(4, 1), "mask": torch.ones(4, 2, dtype=torch.bool),
+             "action": torch.zeros(4, dtype=torch.long), "logp": half - torch.log(ratios),
+             "advantage": torch.tensor([1.0, -1.0, -1.0, 1.0]), "return": torch.zeros(4)}
+    loss, metrics = ppo_loss(net, batch, config, value_weight=0.0)
+    expected = -np.mean([1.2, -0.8, -2.0, 0.5])
+    assert metrics["losses/policy"] == pytest.approx(expected, abs=1e-5)
+    assert loss.item() == pytest.approx(expected, abs=1e-5)
+    assert metrics["losses/clipfrac"] == pytest.approx(1.0)
+    loss.backward()  # only the unclipped samples (the last two) move the policy
+    clipped_only = dict(batch, advantage=torch.tensor([1.0, -1.0, 0.0, 0.0]))
+    net.logits.grad = None
+    ppo_loss(net, clipped_only, config, value_weight=0.0)[0].backward()
+    assert torch.allclose(net.logits.grad, torch.zeros(2), atol=1e-7)
+
+
+def _players(best, best_plays: str, learner_plays: str):
+    """Stands in for ``PolicyAgent``: the bank's best network (``best``) plays as ``best_plays``, any other
+    network as ``learner_plays``."""
+    return lambda game, net, temperature=1.0: make_agent(best_plays if net is best else learner_plays, game)
+
+
+def test_the_admission_trial_scores_the_learner_not_the_best(tmp_path, monkeypatch):
+    """A learner that plays perfectly against a best that plays at random scores high and is admitted as the
+    new best; one that plays at random against a perfect best is not."""
+    import boardzero.agents.az as az
+    import boardzero.nn.checkpoint as checkpoint
+    from boardzero.learn.runtime import Trainer
+
+    config = config_from_dict({**TINY, "ppo": {**TINY["ppo"], "admit_games": 12}})
+    for learner_plays_perfectly in (True, False):
+        method = Trainer(config, tmp_path / f"run_{learner_plays_perfectly}").method
+        method.payload()  # the bank starts with the network as it starts, as its best
+        assert method.bank.best == 0
+        best = object()
+        monkeypatch.setattr(checkpoint, "load_network", lambda *args, **kwargs: (best, {}))
+        learner, rival = ("solver", "random") if learner_plays_perfectly else ("random", "solver")
+        monkeypatch.setattr(az, "PolicyAgent", _players(best, best_plays=rival, learner_plays=learner))
+        method.step = 9
+        metrics = method._trial()
+        if learner_plays_perfectly:
+            assert metrics["bank/trial_score"] > 0.75 and metrics["bank/admitted"] == 1.0
+            assert method.bank.best == 10 and method.latest_trial == metrics["bank/trial_score"]
+        else:
+            assert metrics["bank/trial_score"] < 0.5 and metrics["bank/admitted"] == 0.0
+            assert method.bank.best == 0

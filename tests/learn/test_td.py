@@ -240,3 +240,34 @@ def test_agents_of_a_learner_off_the_cpu_play_a_cpu_copy(tmp_path):
     assert all(p.device.type == "cpu" for p in copy.parameters())
     for mine, theirs in zip(copy.parameters(), method.net.parameters()):
         assert torch.equal(mine, theirs)
+
+
+def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
+    """With lambda 0.8 and gamma 0.9 (different, so a swap shows) the targets of each finished game are exactly
+    ``lambda_returns`` of what was played, with those two, seen from each position's mover."""
+    from boardzero.nn.evaluator import rotate_to_relative
+
+    config = config_from_dict({**TINY, "td": {"explore": 0.3, "lam": 0.8, "gamma": 0.9}})
+    game = make("tictactoe")
+    worker = TDWorker(0, {"config": config.to_dict(), "network": spec_for_game(game, "mlp", hidden=8, blocks=1)
+                          .to_dict(), "generation": 0})
+    played = []
+    original = TDWorker._samples
+
+    def keep(self, record, returns):
+        played.append((record, np.array(returns)))
+        return original(self, record, returns)
+
+    monkeypatch.setattr(TDWorker, "_samples", keep)
+    samples = []
+    while len(samples) < 4:
+        samples += worker.step()
+    assert any(any(record.explored) for record, _ in played)  # exploring moves cut some returns
+    for sample, (record, returns) in zip(samples, [p for p in played if p[0].obs]):
+        expected = lambda_returns(np.asarray(record.value), np.asarray(record.greedy), np.asarray(record.explored),
+                                  returns, lam=0.8, gamma=0.9)
+        relative = rotate_to_relative(expected, np.asarray(record.seat, np.int64))
+        assert np.allclose(sample["value"], relative, atol=1e-6)
+    swapped = lambda_returns(np.asarray(record.value), np.asarray(record.greedy), np.asarray(record.explored),
+                             returns, lam=0.9, gamma=0.8)
+    assert not np.allclose(swapped, expected)  # the check can tell the two apart
