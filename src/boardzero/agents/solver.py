@@ -21,9 +21,12 @@ from typing import Sequence
 import numpy as np
 
 from boardzero.agents.base import Agent
+from boardzero.agents.mcts_agent import MCTSAgent
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
+from boardzero.games.connect4.solver import default_solver
+from boardzero.games.tictactoe.solver import move_values
 
 SOLVED_GAMES = ("connect4", "tictactoe")
 ILLEGAL = -128  # move value of an illegal move (both solvers use it)
@@ -32,12 +35,8 @@ ILLEGAL = -128  # move value of an illegal move (both solvers use it)
 def solved_move_values(game: Game, history: Sequence[int]) -> np.ndarray:
     """int[num_actions]: the mover's exact result (1 win, 0 draw, -1 loss) after each move; ILLEGAL if illegal."""
     if game.name == "connect4":
-        from boardzero.games.connect4.solver import default_solver
-
         return default_solver().move_values(history)
     if game.name == "tictactoe":
-        from boardzero.games.tictactoe.solver import move_values
-
         return move_values(history)
     raise ConfigError("agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
 
@@ -95,8 +94,6 @@ class SolverAgent(Agent):
         if not history:
             return CONNECT4_CENTRE
         if self._opening is None:
-            from boardzero.agents.mcts_agent import MCTSAgent
-
             self._opening = MCTSAgent(self.game, sims=self.opening_sims)
         return self._opening.act(view, rng)
 

@@ -40,16 +40,19 @@ positions seen another way.
 from __future__ import annotations
 
 import numpy as np
-import torch
 from torch import nn
 
+from boardzero.agents.az import load_for_play
 from boardzero.agents.base import Advice, Agent, MoveAdvice
 from boardzero.core.api import Game
 from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.nn.evaluator import ValueEvaluator
+from boardzero.nn.ensemble import MeanValueNet, SymmetricValueNet
+from boardzero.nn.evaluator import ValueEvaluator, afterstate_values
 from boardzero.nn.precision import autocast, resolve
+from boardzero.search import MCTS, MCTSConfig
+from boardzero.search.evaluator import uniform_priors
 
 
 def _joined(parts: list[Afterstates]) -> Afterstates:
@@ -62,11 +65,9 @@ def plan_own_turns(states: list, seats: np.ndarray, key: str, net: nn.Module, pr
     """Each state's moves for its ``seats`` entry, looked at to the rest of that seat's own turn by ``net``.
 
     Returns (the positions after each move, grouped by state as ``Afterstates.row``; their seat-relative values
-    [K, P] (``learn.td.afterstate_values``); the seat's best value reachable after each move within ``depth`` of
+    [K, P] (``nn.evaluator.afterstate_values``); the seat's best value reachable after each move within ``depth`` of
     its own decisions, keeping the ``width`` most promising positions per state at each depth). The plan stops
     where the seat no longer decides: chance, another seat, the end."""
-    from boardzero.learn.td import afterstate_values
-
     def score(after: Afterstates, movers: np.ndarray) -> np.ndarray:
         return afterstate_values(net, after, movers, precision)
 
@@ -129,8 +130,6 @@ class ValuePriorEvaluator(ValueEvaluator):
         return self.priors(states), self.values(states, movers)
 
     def priors(self, states):
-        from boardzero.search.evaluator import uniform_priors
-
         priors = uniform_priors(states, self.spec.num_actions)
         choosing = [i for i, state in enumerate(states)
                     if state.current_player >= 0 and len(state.legal_actions()) > 1]
@@ -151,8 +150,6 @@ class ValuePriorEvaluator(ValueEvaluator):
 def mean_of(net: nn.Module, others: list[nn.Module], weight: float, where: str = "agent td") -> nn.Module:
     """``net`` with ``others`` averaged in (``nn.ensemble``), the others' share ``weight`` (split equally);
     ``where`` names the setting in errors."""
-    from boardzero.nn.ensemble import MeanValueNet
-
     if not 0 < weight < 1:
         raise ConfigError(f"{where}.mean_weight", f"the share of the averaged-in networks must lie between 0 and 1 "
                                                   f"(exclusive), got {weight}")
@@ -205,8 +202,6 @@ class TDAgent(Agent):
 
     def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
                   batch: int, fpu: float, reuse: bool, net: nn.Module | None = None):
-        from boardzero.search import MCTS, MCTSConfig
-
         if observer not in ("mover", "to_move"):
             raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
         if prior < 0:
@@ -307,8 +302,6 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     reuse: each of its searches goes on from the subtree of its previous search that the public history since
         reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
     """
-    from boardzero.agents.az import load_for_play
-
     opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
     net = load_for_play(game, path, trainers=("td",))
     if mean_with:
@@ -316,8 +309,6 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     elif mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     if symmetries:
-        from boardzero.nn.ensemble import SymmetricValueNet
-
         net = SymmetricValueNet(net, game.symmetries(), what="agent td.symmetries").eval()
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,

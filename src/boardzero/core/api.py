@@ -14,10 +14,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from boardzero.core.batched import StateBatch
+from boardzero.core.chance import CHANCE, TERMINAL, chance_outcome_by_table, sample_chance as sample_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
-
-CHANCE = -1  # current_player at a chance node
-TERMINAL = -2  # current_player once the game is over
 
 RECORD_VERSION = 1
 
@@ -108,8 +107,6 @@ class Game(abc.ABC):
 
     def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
         """``batch_size`` games stepped together (``core.batched``); a game with a faster form overrides this."""
-        from boardzero.core.batched import StateBatch
-
         return StateBatch(self, batch_size, seed=seed, observation_key=observation_key)
 
     def outcome_name(self, outcome: int) -> str:
@@ -308,20 +305,3 @@ def base_public_view(state: State, seat: int | None) -> dict[str, Any]:
         "returns": [float(r) for r in state.returns()] if over else None,
         "moves": len(state.history),
     }
-
-
-def sample_chance(state: State, rng: np.random.Generator) -> int:
-    """Draw a chance outcome of ``state`` by its probabilities, with one ``rng.random()`` (the same
-    draw and outcome as ``rng.choice(len(outcomes), p=probs)``)."""
-    return state.chance_outcome_at(rng.random())
-
-
-def chance_outcome_by_table(outcomes: list[tuple[int, float]], u: float) -> int:
-    """The outcome whose slice of [0, 1) holds ``u``, the slices laid out by the (normalised)
-    probabilities in order, as ``np.random.Generator.choice`` lays them out."""
-    if not outcomes:
-        raise ValueError("not a chance node: no chance outcomes")
-    probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
-    cdf = np.cumsum(probs / probs.sum())
-    cdf /= cdf[-1]
-    return outcomes[min(int(np.searchsorted(cdf, u, side="right")), len(outcomes) - 1)][0]

@@ -26,11 +26,15 @@ compiled).
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.chance import CHANCE, sample_chance
 from boardzero.core.errors import ConfigError
+
+if TYPE_CHECKING:  # a batch holds games and states, and ``Game.batched`` makes batches: names for hints only
+    from boardzero.core.api import Game, State
 
 
 @dataclasses.dataclass

@@ -10,9 +10,9 @@ from torch import nn
 
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
+from boardzero.agents.play import play_game
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game
-from boardzero.eval.match import play_game
 from boardzero.learn.config import EvalConfig
 
 

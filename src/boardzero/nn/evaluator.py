@@ -10,6 +10,7 @@ from torch import nn
 
 from boardzero.core.api import State
 from boardzero.nn.precision import autocast, resolve
+from boardzero.search.evaluator import uniform_priors
 
 
 def rotate_to_absolute(relative: np.ndarray, players: np.ndarray) -> np.ndarray:
@@ -26,6 +27,18 @@ def rotate_to_relative(absolute: np.ndarray, players: np.ndarray) -> np.ndarray:
     num_players = absolute.shape[1]
     seats = (players[:, None] + np.arange(num_players)[None, :]) % num_players
     return np.take_along_axis(absolute, seats, axis=1)
+
+
+def afterstate_values(net: nn.Module, after, seats: np.ndarray, precision: str = "float32") -> np.ndarray:
+    """Seat-relative values [K, P] of afterstates (``core.batched.Afterstates``) for their movers ``seats`` [K]:
+    the value network's, or the true returns where the move ends the game. TD learning and the TD agent both
+    choose moves by them."""
+    with torch.no_grad(), autocast(precision):
+        relative = net.values(torch.from_numpy(after.obs)).float().numpy().astype(np.float64)
+    if after.terminal.any():
+        end = np.flatnonzero(after.terminal)
+        relative[end] = rotate_to_relative(after.returns[end], seats[end])
+    return relative
 
 
 class NetworkEvaluator:
@@ -93,8 +106,6 @@ class ValueEvaluator:
     @torch.no_grad()
     def evaluate(self, states: Sequence[State], movers: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``movers``: the seat that made the last move into each state (-1: unknown), used as its observer."""
-        from boardzero.search.evaluator import uniform_priors
-
         return uniform_priors(states, self.spec.num_actions), self.values(states, movers)
 
     @torch.no_grad()

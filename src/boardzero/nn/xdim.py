@@ -16,7 +16,8 @@ import torch
 from torch import nn
 
 from boardzero.core.layout import BoardLayout
-from boardzero.nn.nets import NetworkSpec, masked_logits
+from boardzero.nn.masking import masked_logits
+from boardzero.nn.spec import NetworkSpec
 
 
 def _deflate(x: torch.Tensor) -> torch.Tensor:
