@@ -11,18 +11,17 @@ directory, or a checkpoint's ``.json`` / ``.safetensors`` file.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from torch import nn
 
 from boardzero.agents.base import Advice, Agent, ranked_advice
 from boardzero.core.api import Game
-from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.nn.checkpoint import load_network
 from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_absolute
 from boardzero.search import MCTS, MCTSConfig
+
 
 def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, dirichlet_alpha: float = 0.3,
                 dirichlet_fraction: float = 0.25, batch_size: int = 8, solver: bool = True) -> MCTS:

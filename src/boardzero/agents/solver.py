@@ -16,7 +16,7 @@ makes every move exact, at that price.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -93,9 +93,8 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
     """Convert ``value`` to ``annotation`` (int, float, bool, str or Optional of them)."""
     args = typing.get_args(annotation)
     if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        if value is None or (isinstance(value, str) and value.lower() == "none"):
-            if type(None) in args:
-                return None
+        if (value is None or (isinstance(value, str) and value.lower() == "none")) and type(None) in args:
+            return None
         inner = [a for a in args if a is not type(None)]
         return coerce(field, value, inner[0])
     if typing.get_origin(annotation) is typing.Literal:

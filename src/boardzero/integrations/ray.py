@@ -34,8 +34,9 @@ import dataclasses
 import os
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from boardzero.core.errors import ConfigError
 from boardzero.eval.workers import TaskBackend, chunk_size, start_worker

@@ -11,6 +11,7 @@ for samples; an actor stops with the learner); the ``ray`` backend
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import pickle
 import queue
@@ -206,10 +207,8 @@ def drain_one(samples, timeout: float = 0.1) -> bool:
 
 def actor_main(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
     """Entry point of a self-play process: wait for weights, then play and send samples until told to stop."""
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C reaches the whole process group; the learner saves
         _actor_loop(method, actor_id, payload, weights_queue, sample_queue, stop_event)
-    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the learner does the saving
-        pass
 
 
 def build_outbox(method: str, actor_id: int, payload: dict[str, Any]) -> Outbox:

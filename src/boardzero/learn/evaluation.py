@@ -3,6 +3,7 @@ AlphaZero the greedy network vs random, search vs rollout MCTS and vs the previo
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -63,7 +64,7 @@ def against_opponents(game: Game, agent: Agent, config: EvalConfig, rng: np.rand
     the opponent in the others, seats rotated; win 1, draw or shared place 0.5, loss 0)."""
     results = {}
     for spec in config.opponents if config.games else []:
-        results[f"eval/vs_{spec}"] = score(game, agent, lambda: make_agent(spec, game), config.games, rng)
+        results[f"eval/vs_{spec}"] = score(game, agent, functools.partial(make_agent, spec, game), config.games, rng)
     return results
 
 

@@ -25,8 +25,7 @@ from typing import Any
 import numpy as np
 import torch
 from safetensors import SafetensorError
-from safetensors.numpy import load as load_numpy_bytes
-from safetensors.numpy import save as save_numpy_bytes
+from safetensors.numpy import load as load_numpy_bytes, save as save_numpy_bytes
 from torch import nn
 
 from boardzero.core.errors import CheckpointError, ConfigError
