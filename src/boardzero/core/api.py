@@ -67,7 +67,7 @@ class Game(abc.ABC):
     """
 
     name: ClassVar[str]
-    Options: ClassVar[type] = None  # dataclass of options; one docstring line per field via metadata["doc"]
+    Options: ClassVar[type | None] = None  # dataclass of options; one docstring line per field via metadata["doc"]
     num_players: int
     num_actions: int
     observation_spec: dict[str, tuple[int, ...]]
@@ -95,7 +95,7 @@ class Game(abc.ABC):
         without the identity; training uses them to augment its samples. None by default."""
         return []
 
-    def symmetric_state(self, symmetry: Symmetry, *, seed: int) -> State:
+    def symmetric_state(self, symmetry: Symmetry, *, seed: int | None) -> State:
         """The image under ``symmetry`` of the fresh game ``new_state(seed=seed)``: the same state where a game
         starts on a symmetric (empty) board, as by default; games that deal a board turn it."""
         return self.new_state(seed=seed)

@@ -4,16 +4,18 @@ the spec that fits a game. Every network body is built from one (``nn.nets.build
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from boardzero.core.errors import ConfigError
+
+NetworkKind = Literal["mlp", "conv", "xdim"]
 
 
 @dataclasses.dataclass(frozen=True)
 class NetworkSpec:
     """Everything needed to rebuild a network; stored in checkpoint metadata."""
 
-    kind: Literal["mlp", "conv", "xdim"]  # residual MLP over "flat", residual conv net over "planes", or the
+    kind: NetworkKind  # residual MLP over "flat", residual conv net over "planes", or the
     # cross-dimensional net over "flat" placed on the game's board layout (nn.xdim)
     input_shape: tuple[int, ...]  # shape of the observation that goes in
     num_actions: int  # policy logits
@@ -83,7 +85,7 @@ def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4
         raise ConfigError("network.kind",
                           f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
                           f"it has: {', '.join(game.observation_spec)}")
-    spec = NetworkSpec(kind=kind, input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
+    spec = NetworkSpec(kind=cast(NetworkKind, kind), input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
                        num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels,
                        layout=game.name if kind == "xdim" else "", observation=observation)
     spec.validate()

@@ -25,6 +25,26 @@ class Evaluator(Protocol):
         ...
 
 
+class RandomizedEvaluator(Evaluator, Protocol):
+    """An evaluator that draws random numbers (``uses_rng = True``, e.g. rollouts): the search passes its own
+    generator, so a search is a function of its seed."""
+
+    uses_rng: bool
+
+    def evaluate(self, states: Sequence[State], rng: np.random.Generator | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class MoverObservingEvaluator(Evaluator, Protocol):
+    """An evaluator of afterstates (``observes_mover = True``): the search tells it which seat moved into each
+    leaf (-1: none), and it observes the leaf as that seat."""
+
+    observes_mover: bool
+
+    def evaluate(self, states: Sequence[State], movers: Sequence[int] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]: ...
+
+
 @runtime_checkable
 class DeferringEvaluator(Evaluator, Protocol):
     """An evaluator whose priors cost far more than its values (``defers_priors = True``): the search asks
