@@ -159,7 +159,23 @@ class State(abc.ABC):
         """bool[num_actions]; all False at chance and terminal nodes."""
 
     def legal_actions(self) -> np.ndarray:
-        return np.flatnonzero(self.legal_mask())
+        """int[K]: the legal action ids in increasing order (the mask's nonzero entries)."""
+        return self.legal_mask().nonzero()[0]
+
+    def random_action(self, rng: np.random.Generator) -> int:
+        """A legal action drawn uniformly, with one ``rng.random()``: ``legal_actions()[floor(u * K)]``.
+
+        The cheap way to play at random: a quarter of the cost of ``rng.choice(state.legal_actions())`` in
+        Catan (``bench/readme_loop.py``), which also draws another stream. At chance nodes draw with
+        ``sample_chance`` instead. A game may override it with a faster lookup that picks the same action for
+        the same draw (the conformance check compares the two)."""
+        legal = self.legal_actions()
+        if len(legal) == 0:
+            player = self.current_player
+            where = ("a chance node: draw its outcome with sample_chance(state, rng)" if player == CHANCE else
+                     "the end of the game" if player == TERMINAL else f"seat {player}'s turn without a legal move")
+            raise ValueError(f"random_action needs a seat to move with a legal move; this is {where}")
+        return int(legal[int(rng.random() * len(legal))])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs at a chance node; empty elsewhere."""
