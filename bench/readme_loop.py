@@ -71,13 +71,13 @@ def draw_only(positions: list, draw) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="catan", help="a registered game (default catan)")
-    parser.add_argument("--players", type=int, default=3, help="players (default 3, as in the README)")
+    parser.add_argument("--players", type=int, default=3, help="players (default 3, as in the README; 0: the game's own)")
     parser.add_argument("--games", type=int, default=60, help="games per way and round (default 60)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the ways alternating; the best of each counts")
     parser.add_argument("--positions", type=int, default=2000, help="decision positions for the draw alone")
     parser.add_argument("--json", action="store_true", help="JSON lines instead of text")
     args = parser.parse_args()
-    game = boardzero.make(args.game, players=args.players)
+    game = boardzero.make(args.game, **({"players": args.players} if args.players else {}))
     play(game, range(2), choice_move)  # compile and warm up outside the timings
     best = {name: float("inf") for name in WAYS}
     steps = dict.fromkeys(WAYS, 0)
