@@ -17,6 +17,7 @@ makes every move exact, at that price.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -75,10 +76,10 @@ class SolverAgent(Agent):
         self.game = game
         self.exact_from = exact_from if game.name == "connect4" else 0
         self.opening_sims = opening_sims
-        self._opening = None
+        self._opening: MCTSAgent | None = None
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
-        history = [int(a) for a in view.history]
+        history = [int(a) for a in cast("list[int]", view.history)]  # solved games hide no move
         if len(history) < self.exact_from:
             return self._opening_move(view, history, rng)
         wins = immediate_wins(self.game, history)
