@@ -165,8 +165,8 @@ class State(abc.ABC):
     def random_action(self, rng: np.random.Generator) -> int:
         """A legal action drawn uniformly, with one ``rng.random()``: ``legal_actions()[floor(u * K)]``.
 
-        The cheap way to play at random: a quarter of the cost of ``rng.choice(state.legal_actions())`` in
-        Catan (``bench/readme_loop.py``), which also draws another stream. At chance nodes draw with
+        The cheap way to play at random: a third to a quarter of the cost of ``rng.choice(state.legal_actions())``
+        in Catan (``bench/readme_loop.py``), which also draws another stream. At chance nodes draw with
         ``sample_chance`` instead. A game may override it with a faster lookup that picks the same action for
         the same draw (the conformance check compares the two)."""
         legal = self.legal_actions()
