@@ -26,12 +26,10 @@ import time
 import numpy as np
 import torch
 
+from _positions import random_positions  # bench/_positions.py, beside this script
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-
-from _positions import random_positions  # bench/_positions.py, beside this script
-
 
 DEFAULT_THREADS = torch.get_num_threads()  # before any network is loaded (loading applies the play policy)
 BUSY_LOOP = "while True:\n    pass\n"
@@ -104,7 +102,7 @@ def main() -> None:
     default_moves = args.moves if args.default_moves is None else args.default_moves
     positions = random_positions(game, max(args.moves, default_moves), np.random.default_rng(1), 4, 20)
     settings = [(play_threads, positions[:args.moves])]
-    if DEFAULT_THREADS != play_threads and default_moves:
+    if play_threads != DEFAULT_THREADS and default_moves:
         settings.append((DEFAULT_THREADS, positions[:default_moves]))
     busy = BusyCore()
     try:

@@ -50,8 +50,7 @@ import timeit
 import numpy as np
 from numba import njit
 
-from boardzero.games.catan import BatchedCatan, Catan, CatanOptions, random_playout
-from boardzero.games.catan import engine as E
+from boardzero.games.catan import BatchedCatan, Catan, CatanOptions, engine as E, random_playout
 
 TURN_CAP = 1000  # catanatron's TURNS_LIMIT; boardzero's turn_limit is set to the same
 INSTALL_HINT = ("catanatron is not installed; install it with `pip install catanatron==3.2.1` "

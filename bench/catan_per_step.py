@@ -35,13 +35,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from catan_engine import TURN_CAP, Tally, catanatron_or_hint, comparison_parser, json_line, play_catanatron  # noqa: E402
-
 from boardzero.agents.random_agent import RandomAgent  # noqa: E402
 from boardzero.core.api import CHANCE, sample_chance  # noqa: E402
 from boardzero.core.view import SeatView  # noqa: E402
 from boardzero.eval.match import play_game  # noqa: E402
 from boardzero.games.catan import Catan, CatanOptions  # noqa: E402
+from catan_engine import TURN_CAP, Tally, catanatron_or_hint, comparison_parser, json_line, play_catanatron  # noqa: E402
 
 
 class ObservingRandomAgent(RandomAgent):

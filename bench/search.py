@@ -9,12 +9,11 @@ import time
 
 import numpy as np
 
+from _positions import random_positions  # bench/_positions.py, beside this script
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.games.connect4.solver import default_solver
 from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, UniformEvaluator
-
-from _positions import random_positions  # bench/_positions.py, beside this script
 
 
 def timed(fn):
@@ -29,7 +28,7 @@ def bench_rollout_mcts(game, positions, sims):
     rng = np.random.default_rng(0)
     walls, cpus = [], []
     for state in positions:
-        wall, cpu = timed(lambda: mcts.search(SeatView(state, state.current_player), rng))
+        wall, cpu = timed(lambda state=state: mcts.search(SeatView(state, state.current_player), rng))
         walls.append(wall)
         cpus.append(cpu)
     return {"sims": sims, "moves": len(positions), "wall_s_per_move": float(np.mean(walls)),
@@ -50,7 +49,7 @@ def bench_solver(game, rng, plies, per_ply):
     for ply in plies:
         times = []
         for state in random_positions(game, per_ply, rng, ply, ply):
-            times.append(timed(lambda: solver.move_values(state.history))[1])
+            times.append(timed(lambda state=state: solver.move_values(state.history))[1])
         out[str(ply)] = {"positions": per_ply, "cpu_s_mean": float(np.mean(times)), "cpu_s_max": float(np.max(times))}
     return out
 

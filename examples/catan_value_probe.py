@@ -23,6 +23,7 @@ import json
 
 import numpy as np
 import torch
+from catan_setup_swap import SetupSwap
 
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import CHANCE
@@ -30,8 +31,6 @@ from boardzero.core.registry import make
 from boardzero.eval.match import play_game
 from boardzero.eval.stats import wilson_interval
 from boardzero.nn.checkpoint import load_network
-
-from catan_setup_swap import SetupSwap
 
 MARKS = (0, 10, 20, 40, 80, 160)
 

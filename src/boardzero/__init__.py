@@ -8,10 +8,10 @@ The public API::
     agent = boardzero.make_agent("mcts:sims=400", game)
 """
 
+from boardzero import games  # callable package: boardzero.games() lists the games
 from boardzero.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from boardzero.core.errors import BoardzeroError, CheckpointError, ConfigError, IllegalActionError
 from boardzero.core.registry import make, register_game
-from boardzero import games  # callable package: boardzero.games() lists the games
 from boardzero.core.view import SeatView
 
 __all__ = [

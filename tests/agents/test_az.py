@@ -8,8 +8,8 @@ from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
-from boardzero.nn.checkpoint import read_metadata, read_tensors
 from boardzero.nn import build_network, save_network, spec_for_game
+from boardzero.nn.checkpoint import read_metadata, read_tensors
 
 
 @pytest.fixture

@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from boardzero.agents.registry import make_agent, parse_spec

@@ -10,7 +10,6 @@ import pytest
 
 import boardzero
 
-
 CONFIG = str(Path(__file__).resolve().parents[2] / "configs" / "connect4.toml")
 DOCS = str(Path(__file__).resolve().parents[2] / "docs")  # a directory, wherever pytest runs from
 

@@ -21,8 +21,7 @@ from boardzero.cli.play import PROMPT, HumanAgent, result_line, wants_color
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.match import play_game
-from boardzero.games.catan import action_id
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import action_id, testing as T
 
 LISTED = re.compile(r"^\s+(\d+)\s+(\S.*)$")
 

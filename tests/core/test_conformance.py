@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
+from boardzero.core.api import grid_symmetry
 from boardzero.core.conformance import ConformanceError, check_game
 from boardzero.core.registry import make
-from boardzero.core.api import grid_symmetry
 from boardzero.games.connect4 import Connect4
 from boardzero.games.kuhn_poker import KuhnPoker, KuhnState
 

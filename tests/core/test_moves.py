@@ -7,8 +7,7 @@ import pytest
 from boardzero.core.moves import canonical, match_move
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-from boardzero.games.catan import action_id as A
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import action_id as A, testing as T
 
 
 def view_of(state) -> SeatView:

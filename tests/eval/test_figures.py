@@ -1,9 +1,9 @@
 """Game figures: the per-agent split of wins, chosen actions and each seat's summary."""
 
+from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 from boardzero.eval.figures import collect, figures_markdown, game_facts
 from boardzero.eval.match import play_seeded
-from boardzero.agents.registry import make_agent
 
 
 def facts(returns, agents, seat_actions, points):

@@ -14,7 +14,6 @@ from boardzero.core.registry import make
 from boardzero.eval.arena import run_arena
 from boardzero.eval.match import play_game
 from boardzero.games.catan import engine as E
-
 from tests.examples import EXAMPLES, load_example
 
 SCRIPT = EXAMPLES / "catan_setup_swap.py"

@@ -12,7 +12,6 @@ import torch
 
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
-
 from tests.examples import EXAMPLES, load_example
 
 SCRIPT = EXAMPLES / "catan_value_probe.py"

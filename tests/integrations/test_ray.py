@@ -11,14 +11,12 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
 
 from boardzero.core.errors import ConfigError
 from boardzero.eval.arena import run_arena
 from boardzero.eval.tournament import Entrant, run_tournament
-from boardzero.learn import Trainer, config_from_dict
-from boardzero.learn import actors as actors_module
+from boardzero.learn import Trainer, actors as actors_module, config_from_dict
 from boardzero.nn.checkpoint import read_extra, read_metadata
 
 TINY = {
@@ -45,7 +43,7 @@ def tiny_config(method: str, **changes):
 def ray():
     ray = pytest.importorskip("ray", reason="the ray backend needs pip install 'boardzero[ray]'")
     # Ray starts its workers 15 nice levels below the driver; on a shared test machine they would then barely run
-    os.environ["RAY_worker_niceness"] = "0"
+    os.environ["RAY_worker_niceness"] = "0"  # noqa: SIM112 (Ray spells it so)
     ray.init(num_cpus=2, include_dashboard=False, logging_level="warning", object_store_memory=100 * 2**20)
     yield ray
     ray.shutdown()
@@ -220,7 +218,7 @@ def test_without_ray_asking_for_it_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_cli_without_ray_prints_one_line(tmp_path):
     script = ("import sys; sys.modules['ray'] = None; from boardzero.cli.main import main; sys.argv = "
-              f"['boardzero', 'arena', 'tictactoe', 'random', '-n', '2', '--backend', 'ray']; main()")
+              "['boardzero', 'arena', 'tictactoe', 'random', '-n', '2', '--backend', 'ray']; main()")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [

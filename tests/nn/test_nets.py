@@ -5,7 +5,14 @@ from torch import nn
 
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
-from boardzero.nn import NetworkEvaluator, NetworkSpec, build_network, rotate_to_absolute, rotate_to_relative, spec_for_game
+from boardzero.nn import (
+    NetworkEvaluator,
+    NetworkSpec,
+    build_network,
+    rotate_to_absolute,
+    rotate_to_relative,
+    spec_for_game,
+)
 from boardzero.nn.nets import MASKED_LOGIT
 
 

@@ -24,8 +24,7 @@ from boardzero.agents.td import TDAgent
 from boardzero.core.api import CHANCE, TERMINAL, sample_chance
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import engine as E, testing as T
 from boardzero.nn import build_network, spec_for_game
 from boardzero.nn.threads import use_play_threads
 from boardzero.search import ROOT_INDEX
@@ -43,7 +42,7 @@ def _mid_game(players: int, seed: int):
     for attempt in range(50):
         rng = np.random.default_rng([seed, attempt])
         state = game.new_state(seed=seed + attempt)
-        for step in range(3000):
+        for _ in range(3000):
             player = state.current_player
             if player == TERMINAL:
                 break
@@ -167,7 +166,7 @@ def _before_a_roll(players: int, seed: int):
     game = make("catan", players=players, turn_limit=TURN_LIMIT)
     rng = np.random.default_rng(seed)
     state = game.new_state(seed=seed)
-    for step in range(3000):
+    for _ in range(3000):
         player = state.current_player
         if player >= 0 and state.turn >= 5 and np.flatnonzero(state.legal_mask()).tolist() == [E.A_ROLL]:
             return game, state

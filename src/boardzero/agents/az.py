@@ -11,18 +11,17 @@ directory, or a checkpoint's ``.json`` / ``.safetensors`` file.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-from torch import nn
 
 from boardzero.agents.base import Advice, Agent, ranked_advice
 from boardzero.core.api import Game
-from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
+from boardzero.nn.base import Network
 from boardzero.nn.checkpoint import load_network
 from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_absolute
 from boardzero.search import MCTS, MCTSConfig
+
 
 def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, dirichlet_alpha: float = 0.3,
                 dirichlet_fraction: float = 0.25, batch_size: int = 8, solver: bool = True) -> MCTS:
@@ -35,7 +34,7 @@ def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, diric
 class PolicyAgent(Agent):
     """Plays from the network's policy with no search."""
 
-    def __init__(self, game: Game, net: nn.Module, *, temperature: float = 0.0):
+    def __init__(self, game: Game, net: Network, *, temperature: float = 0.0):
         if temperature < 0:
             raise ConfigError("agent policy.temperature", f"must be >= 0, got {temperature}")
         self.game, self.temperature = game, temperature
@@ -63,7 +62,7 @@ class PolicyAgent(Agent):
 class AZAgent(Agent):
     """Network-guided MCTS; picks the most visited move."""
 
-    def __init__(self, game: Game, net: nn.Module, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8,
+    def __init__(self, game: Game, net: Network, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8,
                  solver: bool = True):
         if sims < 1:
             raise ConfigError("agent az.sims", f"must be >= 1 (or use greedy), got {sims}")
@@ -92,7 +91,7 @@ class AZAgent(Agent):
         return int(rng.choice(best)) if len(best) > 1 else int(best[0])
 
 
-def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False, c_puct: float = 1.5,
+def network_agent(game: Game, net: Network, *, sims: int, greedy: bool = False, c_puct: float = 1.5,
                   batch: int = 8, solver: bool = True) -> Agent:
     """An agent for an in-memory network: its policy alone when ``greedy`` or ``sims == 0``, else MCTS."""
     if greedy or sims == 0:
@@ -100,7 +99,7 @@ def network_agent(game: Game, net: nn.Module, *, sims: int, greedy: bool = False
     return AZAgent(game, net, sims=sims, c_puct=c_puct, batch_size=batch, solver=solver)
 
 
-def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphazero",)) -> nn.Module:
+def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphazero",)) -> Network:
     """A checkpoint's network made by one of ``trainers``, for playing (one thread: ``load_network``)."""
     if not path:
         raise ConfigError("agent", "needs a checkpoint, e.g. az:runs/c4 or az:runs/c4/checkpoints/step_00001000.json")

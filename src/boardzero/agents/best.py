@@ -20,10 +20,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
+from boardzero.agents.td import TDAgent, mean_of
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.nn.checkpoint import check_game, extra_network, load_network, read_metadata
+from boardzero.nn.ensemble import SymmetricValueNet
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -81,9 +84,6 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     if fpu < 0 and fpu != -1:
         raise ConfigError("agent best.fpu", f"must be >= 0 (-1: the stored setting), got {fpu}")
-    from boardzero.agents.az import network_agent
-    from boardzero.agents.td import TDAgent, mean_of
-    from boardzero.nn.ensemble import SymmetricValueNet
 
     path = shipped_model(game)
     try:

@@ -8,13 +8,15 @@ simulation starts from a state sampled from the seat's view.
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 import numpy as np
 
 from boardzero.agents.base import Advice, Agent, ranked_advice
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator
+from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, SearchResult
 
 
 class MCTSAgent(Agent):
@@ -49,11 +51,11 @@ class MCTSAgent(Agent):
             raise ConfigError("agent mcts.selection", f"{selection!r} is not allowed; allowed: uct, puct")
         self.game = game
         self.temperature = temperature
-        config = MCTSConfig(simulations=sims, selection=selection, c_uct=c, c_puct=c, batch_size=batch,
+        config = MCTSConfig(simulations=sims, selection=cast(Literal["uct", "puct"], selection), c_uct=c, c_puct=c, batch_size=batch,
                             reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0, solver=solver,
                             information_sets=infoset)
         self.mcts = MCTS(game, RolloutEvaluator(game, rollouts=rollouts), config)
-        self.last_result = None
+        self.last_result: SearchResult | None = None  # the last search's result, for inspection
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
         legal = view.legal_actions

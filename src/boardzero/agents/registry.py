@@ -11,14 +11,14 @@ from __future__ import annotations
 import inspect
 import re
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
+from boardzero.agents.base import Agent
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import coerce, resolve
-
-from boardzero.agents.base import Agent
 
 # name -> "module:factory"; a factory is called as factory(game, *positional, **options)
 _AGENTS: dict[str, str | Callable[..., Agent]] = {

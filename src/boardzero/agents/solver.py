@@ -16,14 +16,18 @@ makes every move exact, at that price.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
 from boardzero.agents.base import Agent
+from boardzero.agents.mcts_agent import MCTSAgent
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
+from boardzero.games.connect4.solver import default_solver
+from boardzero.games.tictactoe.solver import move_values
 
 SOLVED_GAMES = ("connect4", "tictactoe")
 ILLEGAL = -128  # move value of an illegal move (both solvers use it)
@@ -32,12 +36,8 @@ ILLEGAL = -128  # move value of an illegal move (both solvers use it)
 def solved_move_values(game: Game, history: Sequence[int]) -> np.ndarray:
     """int[num_actions]: the mover's exact result (1 win, 0 draw, -1 loss) after each move; ILLEGAL if illegal."""
     if game.name == "connect4":
-        from boardzero.games.connect4.solver import default_solver
-
         return default_solver().move_values(history)
     if game.name == "tictactoe":
-        from boardzero.games.tictactoe.solver import move_values
-
         return move_values(history)
     raise ConfigError("agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
 
@@ -76,10 +76,10 @@ class SolverAgent(Agent):
         self.game = game
         self.exact_from = exact_from if game.name == "connect4" else 0
         self.opening_sims = opening_sims
-        self._opening = None
+        self._opening: MCTSAgent | None = None
 
     def act(self, view: SeatView, rng: np.random.Generator) -> int:
-        history = [int(a) for a in view.history]
+        history = [int(a) for a in cast("list[int]", view.history)]  # solved games hide no move
         if len(history) < self.exact_from:
             return self._opening_move(view, history, rng)
         wins = immediate_wins(self.game, history)
@@ -95,8 +95,6 @@ class SolverAgent(Agent):
         if not history:
             return CONNECT4_CENTRE
         if self._opening is None:
-            from boardzero.agents.mcts_agent import MCTSAgent
-
             self._opening = MCTSAgent(self.game, sims=self.opening_sims)
         return self._opening.act(view, rng)
 

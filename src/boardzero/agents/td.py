@@ -39,17 +39,22 @@ positions seen another way.
 
 from __future__ import annotations
 
-import numpy as np
-import torch
-from torch import nn
+from typing import Any
 
+import numpy as np
+
+from boardzero.agents.az import load_for_play
 from boardzero.agents.base import Advice, Agent, MoveAdvice
 from boardzero.core.api import Game
 from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.nn.evaluator import ValueEvaluator
+from boardzero.nn.base import Network
+from boardzero.nn.ensemble import MeanValueNet, SymmetricValueNet
+from boardzero.nn.evaluator import ValueEvaluator, afterstate_values
 from boardzero.nn.precision import autocast, resolve
+from boardzero.search import MCTS, MCTSConfig
+from boardzero.search.evaluator import uniform_priors
 
 
 def _joined(parts: list[Afterstates]) -> Afterstates:
@@ -57,16 +62,14 @@ def _joined(parts: list[Afterstates]) -> Afterstates:
                          for name in ("obs", "row", "action", "terminal", "returns")))
 
 
-def plan_own_turns(states: list, seats: np.ndarray, key: str, net: nn.Module, precision: str, *, depth: int,
+def plan_own_turns(states: list, seats: np.ndarray, key: str, net: Network, precision: str, *, depth: int,
                    width: int) -> tuple[Afterstates, np.ndarray, np.ndarray]:
     """Each state's moves for its ``seats`` entry, looked at to the rest of that seat's own turn by ``net``.
 
     Returns (the positions after each move, grouped by state as ``Afterstates.row``; their seat-relative values
-    [K, P] (``learn.td.afterstate_values``); the seat's best value reachable after each move within ``depth`` of
+    [K, P] (``nn.evaluator.afterstate_values``); the seat's best value reachable after each move within ``depth`` of
     its own decisions, keeping the ``width`` most promising positions per state at each depth). The plan stops
     where the seat no longer decides: chance, another seat, the end."""
-    from boardzero.learn.td import afterstate_values
-
     def score(after: Afterstates, movers: np.ndarray) -> np.ndarray:
         return afterstate_values(net, after, movers, precision)
 
@@ -120,7 +123,7 @@ class ValuePriorEvaluator(ValueEvaluator):
 
     defers_priors = True
 
-    def __init__(self, net: nn.Module, *, temperature: float, precision: str = "float32", observer: str = "mover",
+    def __init__(self, net: Network, *, temperature: float, precision: str = "float32", observer: str = "mover",
                  depth: int = 1, width: int = 8):
         super().__init__(net, precision=precision, observer=observer)
         self.temperature, self.depth, self.width = temperature, depth, width
@@ -129,8 +132,6 @@ class ValuePriorEvaluator(ValueEvaluator):
         return self.priors(states), self.values(states, movers)
 
     def priors(self, states):
-        from boardzero.search.evaluator import uniform_priors
-
         priors = uniform_priors(states, self.spec.num_actions)
         choosing = [i for i, state in enumerate(states)
                     if state.current_player >= 0 and len(state.legal_actions()) > 1]
@@ -148,11 +149,9 @@ class ValuePriorEvaluator(ValueEvaluator):
         return priors
 
 
-def mean_of(net: nn.Module, others: list[nn.Module], weight: float, where: str = "agent td") -> nn.Module:
+def mean_of(net: Network, others: list[Network], weight: float, where: str = "agent td") -> Network:
     """``net`` with ``others`` averaged in (``nn.ensemble``), the others' share ``weight`` (split equally);
     ``where`` names the setting in errors."""
-    from boardzero.nn.ensemble import MeanValueNet
-
     if not 0 < weight < 1:
         raise ConfigError(f"{where}.mean_weight", f"the share of the averaged-in networks must lie between 0 and 1 "
                                                   f"(exclusive), got {weight}")
@@ -161,10 +160,10 @@ def mean_of(net: nn.Module, others: list[nn.Module], weight: float, where: str =
 
 
 class TDAgent(Agent):
-    def __init__(self, game: Game, net: nn.Module, *, depth: int = 1, width: int = 8, sims: int = 0,
+    def __init__(self, game: Game, net: Network, *, depth: int = 1, width: int = 8, sims: int = 0,
                  c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
                  prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
-                 opening_net: nn.Module | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0,
+                 opening_net: Network | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0,
                  fpu: float = 0.0, reuse: bool = False, opening_per_move: int = 0):
         for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
                                    ("prior_depth", prior_depth, 1), ("opening", opening, 0),
@@ -186,7 +185,7 @@ class TDAgent(Agent):
         if prior_depth > 1 and not prior:
             raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
                                                       f"prior={prior}")
-        searching = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
+        searching: dict[str, Any] = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
                          batch=batch, fpu=fpu, reuse=reuse)
         if opening_net is not None and not opening:
             raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
@@ -204,9 +203,7 @@ class TDAgent(Agent):
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
     def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
-                  batch: int, fpu: float, reuse: bool, net: nn.Module | None = None):
-        from boardzero.search import MCTS, MCTSConfig
-
+                  batch: int, fpu: float, reuse: bool, net: Network | None = None) -> MCTS:
         if observer not in ("mover", "to_move"):
             raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
         if prior < 0:
@@ -225,7 +222,7 @@ class TDAgent(Agent):
                 search.reset()
 
     def plan(self, view: SeatView, rng: np.random.Generator,
-             net: nn.Module | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             net: Network | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(legal moves, the seat's best value reachable after each within its own turn, the seat-relative value
         vector of the position each move leads to directly), by ``net`` (default: the agent's network)."""
         after, values, best = plan_own_turns([view.sample_state(rng)], np.array([view.seat]), self.key,
@@ -250,8 +247,9 @@ class TDAgent(Agent):
         if search is not None:
             # one context around the whole search: its network calls cast the weights once, not once each
             capped = {}
+            budget = search.config.simulations
             if search is self.opening_search and self.opening_per_move:
-                capped["simulations"] = min(search.config.simulations, self.opening_per_move * len(legal))
+                capped["simulations"] = min(budget, self.opening_per_move * len(legal))
             with autocast(self.precision):
                 return int(search.search(view, rng, **capped).best_action())
         actions, best, _ = self.plan(view, rng, net)
@@ -307,8 +305,6 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     reuse: each of its searches goes on from the subtree of its previous search that the public history since
         reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
     """
-    from boardzero.agents.az import load_for_play
-
     opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
     net = load_for_play(game, path, trainers=("td",))
     if mean_with:
@@ -316,8 +312,6 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
     elif mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     if symmetries:
-        from boardzero.nn.ensemble import SymmetricValueNet
-
         net = SymmetricValueNet(net, game.symmetries(), what="agent td.symmetries").eval()
     return TDAgent(game, net, depth=depth, width=width, sims=sims,
                    c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,

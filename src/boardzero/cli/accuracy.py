@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from boardzero.cli.options import checked
+from boardzero.cli.progress import progress_bar
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.eval.accuracy import (
@@ -22,7 +23,6 @@ from boardzero.eval.accuracy import (
     sample_positions,
     save_positions,
 )
-from boardzero.cli.progress import progress_bar
 
 
 def accuracy(

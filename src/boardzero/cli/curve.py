@@ -8,6 +8,8 @@ from typing import Optional
 import typer
 
 from boardzero.core.errors import ConfigError
+from boardzero.eval.curve import checkpoint_curve, load_curve, metrics_curve, save_curve
+from boardzero.eval.plots import win_rates_over_time
 
 
 def curve(
@@ -30,9 +32,6 @@ def curve(
 
     Example: boardzero curve runs/catan_td -a weighted -a heuristic -n 40 --plot runs/catan_td/curve.png
     """
-    from boardzero.eval.curve import checkpoint_curve, load_curve, metrics_curve, save_curve
-    from boardzero.eval.plots import win_rates_over_time
-
     redraw = run.is_file()  # a saved curve: nothing is played
     if redraw and plot is None:
         raise ConfigError("--plot", "a saved curve is only redrawn: name the PNG to draw")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from rich.console import Console
 from rich.table import Table

@@ -20,11 +20,8 @@ app = typer.Typer(
     add_completion=False,
 )
 
-from boardzero.cli import agents as _agents  # noqa: E402  (commands register on import)
-from boardzero.cli import arena as _arena  # noqa: E402
-from boardzero.cli import bench as _bench  # noqa: E402
-from boardzero.cli import games as _games  # noqa: E402
-from boardzero.cli import play as _play  # noqa: E402
+# the command modules register on ``app`` as they are imported, so they come after it
+from boardzero.cli import agents as _agents, arena as _arena, bench as _bench, games as _games, play as _play  # noqa: E402
 
 app.command("games")(_games.games)
 app.command("agents")(_agents.agents)

@@ -6,7 +6,8 @@ one-line ``ConfigError`` naming the option and what it allows, before anything r
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import typer
 

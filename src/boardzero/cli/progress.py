@@ -3,8 +3,8 @@ output): done of all, units per second, time spent and time left; a spinner for 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 from rich.console import Console
 from rich.progress import (

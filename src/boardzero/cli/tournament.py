@@ -11,15 +11,21 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from boardzero.cli.arena import (BACKEND_OPTION, JSON_OPTION, OPTION_OPTION, PLAYERS_OPTION, RAY_ADDRESS_OPTION,
-                                 SEED_OPTION, WORKERS_OPTION)
+from boardzero.cli.arena import (
+    BACKEND_OPTION,
+    JSON_OPTION,
+    OPTION_OPTION,
+    PLAYERS_OPTION,
+    RAY_ADDRESS_OPTION,
+    SEED_OPTION,
+    WORKERS_OPTION,
+)
 from boardzero.cli.options import check_backend, parse_game_options
 from boardzero.cli.progress import games_progress
 from boardzero.eval.checkpoints import RATINGS_FILE, rate_run
 from boardzero.eval.figures import collect, figures_markdown
 from boardzero.eval.ratings import INTERVALS, Ratings
-from boardzero.eval.report import Table as Rows
-from boardzero.eval.report import matrix_rows, standings_rows
+from boardzero.eval.report import Table as Rows, matrix_rows, standings_rows
 from boardzero.eval.tournament import Entrant, Tournament, run_tournament
 
 ANCHOR_OPTION = typer.Option(None, "--anchor", help="Agent rated 0 (default: random if it plays, else the first).")

@@ -12,6 +12,8 @@ from rich.console import Console
 from boardzero.cli.options import check_backend, checked
 from boardzero.cli.progress import still_running
 from boardzero.core.errors import ConfigError
+from boardzero.learn.config import load_config
+from boardzero.learn.runtime import train as run_training
 
 
 def train(
@@ -42,9 +44,6 @@ def train(
     One field changed: boardzero train catan --config configs/catan_td_rich_phase3.toml --run runs/p3 --set train.lr=0.00001 --init src/boardzero/models/catan/model-2p.json
     On a Ray cluster: boardzero train catan --config configs/catan_td.toml --run runs/td --backend ray --actors 63
     """
-    from boardzero.learn.runtime import train as run_training
-    from boardzero.learn.config import load_config
-
     cfg = load_config(config, overrides or ())
     if cfg.game and cfg.game != game:
         raise ConfigError("game", f"{config} is a config for {cfg.game!r}, not {game!r}")

@@ -14,10 +14,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from boardzero.core.batched import StateBatch
+from boardzero.core.chance import CHANCE, TERMINAL, chance_outcome_by_table, sample_chance as sample_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
-
-CHANCE = -1  # current_player at a chance node
-TERMINAL = -2  # current_player once the game is over
 
 RECORD_VERSION = 1
 
@@ -68,7 +67,7 @@ class Game(abc.ABC):
     """
 
     name: ClassVar[str]
-    Options: ClassVar[type] = None  # dataclass of options; one docstring line per field via metadata["doc"]
+    Options: ClassVar[type | None] = None  # dataclass of options; one docstring line per field via metadata["doc"]
     num_players: int
     num_actions: int
     observation_spec: dict[str, tuple[int, ...]]
@@ -96,7 +95,7 @@ class Game(abc.ABC):
         without the identity; training uses them to augment its samples. None by default."""
         return []
 
-    def symmetric_state(self, symmetry: Symmetry, *, seed: int) -> State:
+    def symmetric_state(self, symmetry: Symmetry, *, seed: int | None) -> State:
         """The image under ``symmetry`` of the fresh game ``new_state(seed=seed)``: the same state where a game
         starts on a symmetric (empty) board, as by default; games that deal a board turn it."""
         return self.new_state(seed=seed)
@@ -108,8 +107,6 @@ class Game(abc.ABC):
 
     def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
         """``batch_size`` games stepped together (``core.batched``); a game with a faster form overrides this."""
-        from boardzero.core.batched import StateBatch
-
         return StateBatch(self, batch_size, seed=seed, observation_key=observation_key)
 
     def outcome_name(self, outcome: int) -> str:
@@ -162,7 +159,23 @@ class State(abc.ABC):
         """bool[num_actions]; all False at chance and terminal nodes."""
 
     def legal_actions(self) -> np.ndarray:
-        return np.flatnonzero(self.legal_mask())
+        """int[K]: the legal action ids in increasing order (the mask's nonzero entries)."""
+        return self.legal_mask().nonzero()[0]
+
+    def random_action(self, rng: np.random.Generator) -> int:
+        """A legal action drawn uniformly, with one ``rng.random()``: ``legal_actions()[floor(u * K)]``.
+
+        The cheap way to play at random: a third to a quarter of the cost of ``rng.choice(state.legal_actions())``
+        in Catan (``bench/readme_loop.py``), which also draws another stream. At chance nodes draw with
+        ``sample_chance`` instead. A game may override it with a faster lookup that picks the same action for
+        the same draw (the conformance check compares the two)."""
+        legal = self.legal_actions()
+        if len(legal) == 0:
+            player = self.current_player
+            where = ("a chance node: draw its outcome with sample_chance(state, rng)" if player == CHANCE else
+                     "the end of the game" if player == TERMINAL else f"seat {player}'s turn without a legal move")
+            raise ValueError(f"random_action needs a seat to move with a legal move; this is {where}")
+        return int(legal[int(rng.random() * len(legal))])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs at a chance node; empty elsewhere."""
@@ -308,20 +321,3 @@ def base_public_view(state: State, seat: int | None) -> dict[str, Any]:
         "returns": [float(r) for r in state.returns()] if over else None,
         "moves": len(state.history),
     }
-
-
-def sample_chance(state: State, rng: np.random.Generator) -> int:
-    """Draw a chance outcome of ``state`` by its probabilities, with one ``rng.random()`` (the same
-    draw and outcome as ``rng.choice(len(outcomes), p=probs)``)."""
-    return state.chance_outcome_at(rng.random())
-
-
-def chance_outcome_by_table(outcomes: list[tuple[int, float]], u: float) -> int:
-    """The outcome whose slice of [0, 1) holds ``u``, the slices laid out by the (normalised)
-    probabilities in order, as ``np.random.Generator.choice`` lays them out."""
-    if not outcomes:
-        raise ValueError("not a chance node: no chance outcomes")
-    probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
-    cdf = np.cumsum(probs / probs.sum())
-    cdf /= cdf[-1]
-    return outcomes[min(int(np.searchsorted(cdf, u, side="right")), len(outcomes) - 1)][0]

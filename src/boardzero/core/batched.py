@@ -26,11 +26,15 @@ compiled).
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.chance import CHANCE, sample_chance
 from boardzero.core.errors import ConfigError
+
+if TYPE_CHECKING:  # a batch holds games and states, and ``Game.batched`` makes batches: names for hints only
+    from boardzero.core.api import Game, State
 
 
 @dataclasses.dataclass
@@ -83,17 +87,22 @@ class StateBatch:
     def reset(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Fresh games in every row; returns (masks, obs, seats)."""
         self.games_started = 0
-        self.states = [None] * self.num_envs
-        self.rngs = [None] * self.num_envs
+        self.states, self.rngs = [], []
         for i in range(self.num_envs):
-            self._new_game(i)
+            state, rng = self._fresh_game()
+            self.states.append(state)
+            self.rngs.append(rng)
+            self._settle(i)
         return self.masks, self.obs, self.seats
 
-    def _new_game(self, i: int) -> None:
+    def _fresh_game(self) -> tuple[State, np.random.Generator]:
+        """The next game of the batch and its random stream, both from the seed and the game's ordinal."""
         rng = np.random.default_rng([self.seed, self.games_started])
         self.games_started += 1
-        state = self.game.new_state(seed=int(rng.integers(2**31)))
-        self.states[i], self.rngs[i] = state, rng
+        return self.game.new_state(seed=int(rng.integers(2**31))), rng
+
+    def _new_game(self, i: int) -> None:
+        self.states[i], self.rngs[i] = self._fresh_game()
         self._settle(i)
 
     def _settle(self, i: int) -> None:
@@ -146,9 +155,16 @@ def afterstates_of(state: State | None, seat: int, observation_key: str, *, row:
         found = fast(seat, observation_key, row)
         if found is not None:
             return found
+    if state is None:  # no position: no moves, in the game's shapes
+        if game is None:
+            raise ValueError("afterstates_of needs a state or, without one, the game")
+        shape = game.observation_spec[observation_key]
+        return Afterstates(obs=np.zeros((0, *shape), np.float32), row=np.zeros(0, np.int64),
+                           action=np.zeros(0, np.int64), terminal=np.zeros(0, np.bool_),
+                           returns=np.zeros((0, game.num_players), np.float64))
     game = game or state.game
     shape = game.observation_spec[observation_key]
-    legal = state.legal_actions() if state is not None else np.zeros(0, np.int64)
+    legal = state.legal_actions()
     obs = np.zeros((len(legal), *shape), np.float32)
     terminal = np.zeros(len(legal), np.bool_)
     returns = np.zeros((len(legal), game.num_players), np.float64)

@@ -105,6 +105,7 @@ def _check_step(game: Game, state: State) -> None:
     elif 0 <= player < game.num_players:
         if not mask.any():
             _fail(f"empty legal mask at a decision node of seat {player}")
+        _check_random_action(state, mask)
         if state.chance_outcomes():
             _fail("chance_outcomes must be empty at a decision node")
     else:
@@ -125,6 +126,17 @@ def _check_chance_lookup(state: State, outcomes: list[tuple[int, float]]) -> Non
         if state.chance_outcome_at(float(u)) != chance_outcome_by_table(outcomes, float(u)):
             _fail(f"chance_outcome_at({float(u)!r}) = {state.chance_outcome_at(float(u))}, but the "
                   f"probabilities {outcomes} pick {chance_outcome_by_table(outcomes, float(u))}")
+
+
+def _check_random_action(state: State, mask: np.ndarray, draws: int = 4) -> None:
+    """``random_action`` plays a legal move, and a game's own version the one the generic draw picks."""
+    own = type(state).random_action is not State.random_action
+    for k in range(draws):
+        action = state.random_action(np.random.default_rng(k))
+        if not (0 <= action < len(mask) and mask[action]):
+            _fail(f"random_action drew {action}, which is not legal here")
+        if own and action != (generic := State.random_action(state, np.random.default_rng(k))):
+            _fail(f"random_action drew {action} where the generic draw from the same stream picks {generic}")
 
 
 def _check_observation(game: Game, obs: dict) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 class BoardzeroError(Exception):
     """Base class of every error boardzero raises on purpose."""
 
+    _arguments: tuple[tuple, dict]  # what the error was made with, for unpickling
+
     def __new__(cls, *args, **kwargs):
         error = super().__new__(cls, *args)
         error._arguments = (args, kwargs)

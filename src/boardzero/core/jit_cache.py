@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 from numba.core import caching
 
@@ -57,7 +58,7 @@ def _package_digest(py_file: str) -> str | None:
     return None
 
 
-def _stamped(locator: type) -> type:
+def _stamped(locator: Any) -> Any:
     """``locator`` (one of numba's), serving only registered packages, stamped with the package digest."""
 
     class PackageStamped(locator):
@@ -74,9 +75,9 @@ def _stamped(locator: type) -> type:
     return PackageStamped
 
 
-def _numba_locators() -> tuple[type, list[type]]:
+def _numba_locators() -> tuple[Any, list[Any]]:
     """numba's cache implementation base class and its locators in their order (names differ across versions)."""
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
     names = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
     return impl, [getattr(caching, name, None) or getattr(caching, "_" + name) for name in names]
 

@@ -29,7 +29,7 @@ class BoardLayout:
     def __post_init__(self):
         size = self.channels * self.height * self.width
         assert self.grid_source.shape == self.grid_target.shape
-        assert self.grid_target.size == 0 or (0 <= self.grid_target.min() and self.grid_target.max() < size)
+        assert self.grid_target.size == 0 or (self.grid_target.min() >= 0 and self.grid_target.max() < size)
         assert len(np.unique(self.grid_target)) == len(self.grid_target), "two entries on one grid slot"
         assert self.valid.shape == (self.height, self.width)
         spatial = self.action_target[self.action_target >= 0]

@@ -14,7 +14,7 @@ from typing import Any
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 
-_GAMES: dict[str, str] = {
+_GAMES: dict[str, str | type[Game]] = {
     "tictactoe": "boardzero.games.tictactoe:TicTacToe",
     "connect4": "boardzero.games.connect4:Connect4",
     "kuhn_poker": "boardzero.games.kuhn_poker:KuhnPoker",
@@ -59,7 +59,12 @@ def option_docs(name: str) -> list[tuple[str, str, Any, str]]:
     hints = typing.get_type_hints(cls.Options)
     rows = []
     for f in dataclasses.fields(cls.Options):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:  # an option without a default: the game's constructor requires it
+            default = None
         rows.append((f.name, _type_name(hints[f.name]), default, f.metadata.get("doc", "")))
     return rows
 
@@ -93,9 +98,8 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
     """Convert ``value`` to ``annotation`` (int, float, bool, str or Optional of them)."""
     args = typing.get_args(annotation)
     if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        if value is None or (isinstance(value, str) and value.lower() == "none"):
-            if type(None) in args:
-                return None
+        if (value is None or (isinstance(value, str) and value.lower() == "none")) and type(None) in args:
+            return None
         inner = [a for a in args if a is not type(None)]
         return coerce(field, value, inner[0])
     if typing.get_origin(annotation) is typing.Literal:

@@ -23,7 +23,10 @@ class SeatView:
         self._state = state
         self.game: Game = state.game
         self.seat = seat
-        self._observation = self._legal_mask = self._legal_actions = self._history = None
+        self._observation: dict[str, np.ndarray] | None = None
+        self._legal_mask: np.ndarray | None = None
+        self._legal_actions: np.ndarray | None = None
+        self._history: list[int | None] | None = None
 
     @property
     def observation(self) -> dict[str, np.ndarray]:

@@ -2,7 +2,7 @@
 
 The checkpoints (``<run>/checkpoints/step_<N>.json``) play a tournament among themselves and against fixed
 agents (``random`` by default, the anchor at 0), so a learning curve reads in rating points. The agent
-that plays a checkpoint is the one its training method names (``learn.runtime.agent_for_checkpoint``:
+that plays a checkpoint is the one its training method names (``learn.methods.agent_for_checkpoint``:
 ``az`` for alphazero, ``td``, ``ppo``); the games are kept in ``<run>/ratings.json``, so rating the run again
 as it trains plays only the new checkpoints' games.
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.eval.tournament import Entrant, Tournament, run_tournament
-from boardzero.learn.runtime import agent_for_checkpoint
+from boardzero.learn.methods import agent_for_checkpoint
 from boardzero.nn.checkpoint import find_checkpoints, read_metadata
 
 RATINGS_FILE = "ratings.json"

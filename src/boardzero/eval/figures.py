@@ -15,8 +15,9 @@ seats share the top return have no winner and are left out of the winner/loser s
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -6,8 +6,9 @@ Each function draws one figure into ``path`` and returns the path.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure

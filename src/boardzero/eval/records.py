@@ -8,8 +8,9 @@ returns) plus ``agents``: the agent of each seat, and where the game came from (
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from boardzero.core.api import Game, State
 from boardzero.core.errors import ConfigError, IllegalActionError

@@ -15,8 +15,8 @@ everyone else; ``log_for(seat)`` gives what a seat may read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 

@@ -22,12 +22,12 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from boardzero.core.registry import resolve
 

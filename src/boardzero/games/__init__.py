@@ -7,11 +7,11 @@ that the name works both as the package and as that function.
 import sys
 import types
 
+from boardzero.core.registry import games
+
 
 class _GamesPackage(types.ModuleType):
     def __call__(self) -> list[str]:
-        from boardzero.core.registry import games
-
         return games()
 
 

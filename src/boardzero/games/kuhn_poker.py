@@ -40,6 +40,7 @@ class KuhnPoker(Game):
     # own card (4) + chips in per relative seat (3) + folded per relative seat (3)
     # + bettor relative seat or none (4) + own absolute seat (3)
     observation_spec = {"flat": (17,)}
+    options: KuhnOptions
 
     def __init__(self, options: KuhnOptions | None = None):
         super().__init__(options)
@@ -60,6 +61,8 @@ class KuhnPoker(Game):
 
 
 class KuhnState(State):
+    game: KuhnPoker
+
     def __init__(self, game: KuhnPoker, seed: int | None = None):
         self.game = game
         self.seed = seed

@@ -25,14 +25,14 @@ choices, the learner's seat) comes from the generator seeded by
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game, State
-from boardzero.core.errors import ConfigError, IllegalActionError
+from boardzero.core.errors import ConfigError
 from boardzero.core.registry import games, make
 from boardzero.core.view import view_for
 from boardzero.integrations.common import observation_box, observation_key, require, resolve_chance

@@ -34,11 +34,12 @@ import dataclasses
 import os
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from boardzero.core.errors import ConfigError
-from boardzero.eval.workers import TaskBackend
+from boardzero.eval.workers import TaskBackend, chunk_size, start_worker
 from boardzero.learn.actors import Delivery, build_outbox
 
 INSTALL_HINT = "pip install 'boardzero[ray]'"
@@ -258,8 +259,6 @@ class TaskActor:
     """A Ray actor that plays tasks of ``eval.workers.run_tasks`` (arena or tournament games), in chunks."""
 
     def __init__(self, setup, args: tuple, directory: str):
-        from boardzero.eval.workers import start_worker
-
         follow_directory(directory)
         start_worker(setup, args)
 
@@ -277,8 +276,6 @@ def ray_tasks(setup, args: tuple, play, tasks: Sequence, workers: int | None, ch
 
 def _ray_task_results(setup, args: tuple, play, tasks: list, workers: int | None, chunksize: int | None,
                       address: str) -> Iterator:
-    from boardzero.eval.workers import chunk_size
-
     ray = require_ray()
     connected = connect(address)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(TaskActor)

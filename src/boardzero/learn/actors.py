@@ -11,6 +11,7 @@ for samples; an actor stops with the learner); the ``ray`` backend
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import pickle
 import queue
@@ -18,8 +19,14 @@ import time
 from typing import Any, Protocol
 
 import numpy as np
+import torch
 
-from boardzero.core.registry import resolve
+from boardzero.core.registry import make, resolve
+from boardzero.learn.config import config_from_dict
+from boardzero.learn.methods import method_class
+from boardzero.nn.checkpoint import load_state
+from boardzero.nn.nets import NetworkSpec, build_network
+from boardzero.nn.precision import resolve as resolve_precision
 
 BACKENDS: dict[str, str | type] = {
     "local": "boardzero.learn.actors:LocalActorPool",
@@ -70,13 +77,8 @@ class BatchedWorker:
     workers build on it."""
 
     def __init__(self, actor_id: int, payload: dict[str, Any]):
-        from boardzero.core.registry import make
-        from boardzero.learn.config import config_from_dict
-        from boardzero.nn.nets import NetworkSpec, build_network
-        from boardzero.nn.precision import resolve
-
         config = self.run_config = config_from_dict(payload["config"])
-        self.precision = resolve(config.selfplay.precision)
+        self.precision = resolve_precision(config.selfplay.precision)
         self.game = make(config.game, **config.game_options)
         self.spec = NetworkSpec.from_dict(payload["network"])
         self.net = build_network(self.spec).eval()
@@ -95,8 +97,6 @@ class BatchedWorker:
         return self.fetch_run_file(path) if self.fetch_run_file is not None else path
 
     def load_weights(self, version: int, weights: dict[str, np.ndarray]) -> None:
-        from boardzero.nn.checkpoint import load_state
-
         load_state(self.net, weights, f"weights version {version}")
         self.net.eval()
 
@@ -207,18 +207,12 @@ def drain_one(samples, timeout: float = 0.1) -> bool:
 
 def actor_main(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
     """Entry point of a self-play process: wait for weights, then play and send samples until told to stop."""
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C reaches the whole process group; the learner saves
         _actor_loop(method, actor_id, payload, weights_queue, sample_queue, stop_event)
-    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the learner does the saving
-        pass
 
 
 def build_outbox(method: str, actor_id: int, payload: dict[str, Any]) -> Outbox:
     """The worker of ``method`` for one actor, on one thread (actors are one per core)."""
-    import torch
-
-    from boardzero.learn.runtime import method_class
-
     torch.set_num_threads(1)
     return Outbox(method_class(method).worker(actor_id, payload))
 

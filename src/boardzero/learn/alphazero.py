@@ -15,8 +15,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from boardzero.learn.evaluation import elo_difference, evaluate, against_opponents
-from boardzero.learn.runtime import ReplayMethod
+from boardzero.agents.az import network_agent
+from boardzero.learn.evaluation import against_opponents, elo_difference, evaluate
+from boardzero.learn.runtime import ReplayMethod, train as run
+from boardzero.learn.selfplay import SelfPlayWorker
 from boardzero.nn.checkpoint import load_network, save_network
 
 
@@ -46,8 +48,6 @@ class AlphaZero(ReplayMethod):
 
     @classmethod
     def worker(cls, actor_id: int, payload: dict[str, Any]):
-        from boardzero.learn.selfplay import SelfPlayWorker
-
         return SelfPlayWorker(actor_id, payload)
 
     # ---- learner -----------------------------------------------------------------------------
@@ -62,8 +62,6 @@ class AlphaZero(ReplayMethod):
 
     # ---- evaluation --------------------------------------------------------------------------
     def play_agent(self):
-        from boardzero.agents.az import network_agent
-
         return network_agent(self.game, self.play_net(), sims=self.config.eval.simulations)
 
     def evaluate(self) -> dict[str, float]:
@@ -99,7 +97,5 @@ class AlphaZero(ReplayMethod):
 
 def train(config, run_dir, **kwargs) -> dict[str, Any]:
     """Start or resume an AlphaZero run (``learn.runtime.train`` with ``method = "alphazero"``)."""
-    from boardzero.learn.runtime import train as run
-
     config.method = "alphazero"
     return run(config, run_dir, **kwargs)

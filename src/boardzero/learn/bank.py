@@ -13,8 +13,9 @@ tells a member the bank has since dropped from one that is broken.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from torch import nn

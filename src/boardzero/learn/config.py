@@ -22,7 +22,6 @@ from typing import Any, Literal
 
 from boardzero.core.errors import ConfigError
 
-
 METHODS = ("alphazero", "td", "ppo")
 
 

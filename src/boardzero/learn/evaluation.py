@@ -3,6 +3,7 @@ AlphaZero the greedy network vs random, search vs rollout MCTS and vs the previo
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -10,9 +11,9 @@ from torch import nn
 
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
+from boardzero.agents.play import play_game
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game
-from boardzero.eval.match import play_game
 from boardzero.learn.config import EvalConfig
 
 
@@ -63,7 +64,7 @@ def against_opponents(game: Game, agent: Agent, config: EvalConfig, rng: np.rand
     the opponent in the others, seats rotated; win 1, draw or shared place 0.5, loss 0)."""
     results = {}
     for spec in config.opponents if config.games else []:
-        results[f"eval/vs_{spec}"] = score(game, agent, lambda: make_agent(spec, game), config.games, rng)
+        results[f"eval/vs_{spec}"] = score(game, agent, functools.partial(make_agent, spec, game), config.games, rng)
     return results
 
 

@@ -27,10 +27,13 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from boardzero.agents.az import PolicyAgent
 from boardzero.core.errors import CheckpointError
 from boardzero.learn.actors import BatchedWorker
 from boardzero.learn.bank import Bank, MemberNets, admits, draw_opponent
+from boardzero.learn.evaluation import score
 from boardzero.learn.runtime import Method
+from boardzero.nn.checkpoint import load_network
 from boardzero.nn.precision import autocast
 
 
@@ -237,10 +240,6 @@ class PPO(Method):
 
     def _trial(self) -> dict[str, float]:
         """Play the bank's best; admit this network as the new best if it scores enough."""
-        from boardzero.agents.az import PolicyAgent
-        from boardzero.learn.evaluation import score
-        from boardzero.nn.checkpoint import load_network
-
         best, _ = load_network(self.bank.best_path(), game=self.game)
         result = score(self.game, PolicyAgent(self.game, self.play_net(), temperature=1.0),
                        lambda: PolicyAgent(self.game, best, temperature=1.0), self.config.ppo.admit_games, self.rng)
@@ -253,8 +252,6 @@ class PPO(Method):
         return {"bank/trial_score": result, "bank/admitted": float(admitted), "bank/size": float(len(self.bank))}
 
     def play_agent(self):
-        from boardzero.agents.az import PolicyAgent
-
         return PolicyAgent(self.game, self.play_net(), temperature=1.0)
 
     def metadata(self) -> dict[str, Any]:

@@ -33,32 +33,28 @@ from rich.console import Console
 
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
-from boardzero.core.registry import make, resolve
+from boardzero.core.registry import make
 from boardzero.learn.actors import ActorPool, Delivery, Worker, open_actor_pool
 from boardzero.learn.augment import augment
 from boardzero.learn.config import Config
+from boardzero.learn.evaluation import against_opponents
+from boardzero.learn.methods import agent_for_checkpoint as agent_for_checkpoint, method_class
 from boardzero.learn.metrics import MetricsLog
 from boardzero.learn.replay import ReplayBuffer
 from boardzero.learn.rundir import RunDir
-from boardzero.nn.checkpoint import check_game, load_optimizer, optimizer_tensors, read_extra, read_metadata, \
-    save_network, load_state, read_tensors, resolve_checkpoint
+from boardzero.nn.checkpoint import (
+    check_game,
+    load_optimizer,
+    load_state,
+    optimizer_tensors,
+    read_extra,
+    read_metadata,
+    read_tensors,
+    resolve_checkpoint,
+    save_network,
+)
 from boardzero.nn.nets import NetworkSpec, build_network, spec_for_game
 from boardzero.nn.precision import learner_device
-
-_METHODS: dict[str, str | type] = {
-    "alphazero": "boardzero.learn.alphazero:AlphaZero",
-    "td": "boardzero.learn.td:TD",
-    "ppo": "boardzero.learn.ppo:PPO",
-}
-
-
-def method_class(name: str) -> type[Method]:
-    return resolve(_METHODS, name, "method")
-
-
-def agent_for_checkpoint(meta: dict[str, Any]) -> str:
-    """The agent name that plays a checkpoint of this metadata (``az``, ``td`` or ``ppo``)."""
-    return method_class(meta.get("trainer", "alphazero")).agent
 
 
 class Method(abc.ABC):
@@ -126,8 +122,6 @@ class Method(abc.ABC):
 
     def evaluate(self) -> dict[str, float]:
         """Scores of the current network (``eval/...``)."""
-        from boardzero.learn.evaluation import against_opponents
-
         agent = self.play_agent()
         return against_opponents(self.game, agent, self.config.eval, self.rng)
 

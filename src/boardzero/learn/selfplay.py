@@ -13,13 +13,15 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-import torch
 
-from boardzero.core.api import CHANCE, Game, State, sample_chance
-from boardzero.core.view import SeatView
-from boardzero.learn.config import SelfPlayConfig
 from boardzero.agents.az import make_search
+from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.registry import make
+from boardzero.core.view import SeatView
+from boardzero.learn.config import SelfPlayConfig, config_from_dict
+from boardzero.nn.checkpoint import load_state
 from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_relative
+from boardzero.nn.nets import NetworkSpec, build_network
 
 
 @dataclasses.dataclass
@@ -117,10 +119,6 @@ class SelfPlayWorker:
     """An actor's AlphaZero self-play: ``games_per_actor`` games searched together with the newest network."""
 
     def __init__(self, actor_id: int, payload: dict[str, Any]):
-        from boardzero.core.registry import make
-        from boardzero.learn.config import config_from_dict
-        from boardzero.nn.nets import NetworkSpec, build_network
-
         config = config_from_dict(payload["config"])
         self.game = make(config.game, **config.game_options)
         self.net = build_network(NetworkSpec.from_dict(payload["network"]))
@@ -133,8 +131,6 @@ class SelfPlayWorker:
         return self.selfplay.games_finished
 
     def load(self, version: int, weights: dict[str, np.ndarray]) -> None:
-        from boardzero.nn.checkpoint import load_state
-
         load_state(self.net, weights, f"weights version {version}")
         self.net.eval()
 

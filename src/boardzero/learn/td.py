@@ -46,13 +46,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import torch
 import torch.nn.functional as F
 
+from boardzero.agents.td import TDAgent
 from boardzero.learn.actors import BatchedWorker
 from boardzero.learn.bank import Bank, MemberNets
 from boardzero.learn.runtime import ReplayMethod
-from boardzero.nn.evaluator import rotate_to_absolute, rotate_to_relative
+from boardzero.nn.evaluator import afterstate_values, rotate_to_absolute, rotate_to_relative
 from boardzero.nn.precision import autocast
 
 
@@ -89,17 +89,6 @@ def softmax_draw(values: np.ndarray, temperature: float, rng: np.random.Generato
     """Index drawn with probability proportional to exp(value / temperature)."""
     weights = np.exp((values - values.max()) / temperature)
     return int(rng.choice(len(values), p=weights / weights.sum()))
-
-
-def afterstate_values(net, after, seats: np.ndarray, precision: str = "float32") -> np.ndarray:
-    """Seat-relative values [K, P] of afterstates for their movers: the network's, or the true returns where
-    the move ends the game."""
-    with torch.no_grad(), autocast(precision):
-        relative = net.values(torch.from_numpy(after.obs)).float().numpy().astype(np.float64)
-    if after.terminal.any():
-        end = np.flatnonzero(after.terminal)
-        relative[end] = rotate_to_relative(after.returns[end], seats[end])
-    return relative
 
 
 class _Game:
@@ -246,6 +235,4 @@ class TD(ReplayMethod):
         return metrics
 
     def play_agent(self):
-        from boardzero.agents.td import TDAgent
-
         return TDAgent(self.game, self.play_net())

@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 import torch
 from safetensors import SafetensorError
-from safetensors.numpy import load as load_numpy_bytes
-from safetensors.numpy import save as save_numpy_bytes
+from safetensors.numpy import load as load_numpy_bytes, save as save_numpy_bytes
 from torch import nn
 
 from boardzero.core.errors import CheckpointError, ConfigError
+from boardzero.nn.base import Network
 from boardzero.nn.nets import NetworkSpec, build_network
 from boardzero.nn.threads import use_play_threads
 
@@ -80,7 +80,7 @@ def read_tensors(path: Path, *, sha256: str | None = None) -> dict[str, np.ndarr
         raise CheckpointError(f"{path}: not a valid safetensors file ({exc})") from None
 
 
-def save_network(path_stem: Path, net: nn.Module, metadata: dict[str, Any],
+def save_network(path_stem: Path, net: Network, metadata: dict[str, Any],
                  extras: dict[str, dict[str, torch.Tensor | np.ndarray]] | None = None) -> Path:
     """Write ``<stem>.safetensors``, each extra as ``<stem>.<name>.safetensors``, then ``<stem>.json``;
     returns the JSON path."""
@@ -190,7 +190,7 @@ def resolve_checkpoint(path: str | Path) -> Path:
 
 
 def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | None = None
-                 ) -> tuple[nn.Module, dict[str, Any]]:
+                 ) -> tuple[Network, dict[str, Any]]:
     """Load a network and its metadata; with ``game``, check that the checkpoint was made for it; with
     ``trainers``, that one of these methods made it (a TD value net cannot play as a policy).
 
@@ -230,7 +230,7 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
     return net, meta
 
 
-def extra_network(json_path: Path, meta: dict[str, Any], spec: NetworkSpec, name: str) -> nn.Module | None:
+def extra_network(json_path: Path, meta: dict[str, Any], spec: NetworkSpec, name: str) -> Network | None:
     """The network of ``spec`` a checkpoint keeps as its extra ``name`` (a shipped model's ``opening`` or
     ``mean_with``), in eval mode, or None where it has none."""
     tensors = read_extra(json_path, meta, name)

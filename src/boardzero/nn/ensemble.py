@@ -23,12 +23,13 @@ from torch import nn
 
 from boardzero.core.api import Symmetry
 from boardzero.core.errors import ConfigError
+from boardzero.nn.base import Network
 
 
-class MeanValueNet(nn.Module):
+class MeanValueNet(Network):
     """``values(obs)``: the mean of ``nets``' value vectors, weighted by ``weights`` (default: equal)."""
 
-    def __init__(self, nets: Sequence[nn.Module], weights: Sequence[float] | None = None, *, what: str = "mean_with"):
+    def __init__(self, nets: Sequence[Network], weights: Sequence[float] | None = None, *, what: str = "mean_with"):
         super().__init__()
         if not nets:
             raise ConfigError(what, "needs at least one network")
@@ -41,23 +42,27 @@ class MeanValueNet(nn.Module):
         if len(weights) != len(nets) or not all(w > 0 for w in weights):
             raise ConfigError(what, f"needs one positive weight per network ({len(nets)}), got {weights}")
         self.nets = nn.ModuleList(nets)
+        self.members = list(nets)  # the same networks, typed (the ModuleList registers their parameters)
         self.spec = nets[0].spec
         self.weights = [w / sum(weights) for w in weights]
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         """float[B, P]: the weighted mean of the networks' seat-relative value vectors."""
-        total = None
-        for weight, net in zip(self.weights, self.nets):
+        total: torch.Tensor | None = None
+        for weight, net in zip(self.weights, self.members):
             part = net.values(obs).float() * weight
             total = part if total is None else total + part
+        assert total is not None  # at least one network, checked at construction
         return total
 
 
-class SymmetricValueNet(nn.Module):
+class SymmetricValueNet(Network):
     """``values(obs)``: the mean of ``net``'s value vectors for each observation and its images under
     ``symmetries`` (a game's ``symmetries()``, which leave seats and values unchanged)."""
 
-    def __init__(self, net: nn.Module, symmetries: Sequence[Symmetry], *, what: str = "symmetries"):
+    gathers: torch.Tensor  # a buffer: [V, size] where each input of view k comes from
+
+    def __init__(self, net: Network, symmetries: Sequence[Symmetry], *, what: str = "symmetries"):
         super().__init__()
         if not symmetries:
             raise ConfigError(what, "this game declares no symmetries to average over")

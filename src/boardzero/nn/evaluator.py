@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import torch
-from torch import nn
 
 from boardzero.core.api import State
+from boardzero.nn.base import Network
 from boardzero.nn.precision import autocast, resolve
+from boardzero.search.evaluator import uniform_priors
 
 
 def rotate_to_absolute(relative: np.ndarray, players: np.ndarray) -> np.ndarray:
@@ -28,6 +29,18 @@ def rotate_to_relative(absolute: np.ndarray, players: np.ndarray) -> np.ndarray:
     return np.take_along_axis(absolute, seats, axis=1)
 
 
+def afterstate_values(net: Network, after, seats: np.ndarray, precision: str = "float32") -> np.ndarray:
+    """Seat-relative values [K, P] of afterstates (``core.batched.Afterstates``) for their movers ``seats`` [K]:
+    the value network's, or the true returns where the move ends the game. TD learning and the TD agent both
+    choose moves by them."""
+    with torch.no_grad(), autocast(precision):
+        relative = net.values(torch.from_numpy(after.obs)).float().numpy().astype(np.float64)
+    if after.terminal.any():
+        end = np.flatnonzero(after.terminal)
+        relative[end] = rotate_to_relative(after.returns[end], seats[end])
+    return relative
+
+
 class NetworkEvaluator:
     """Implements the search ``Evaluator`` protocol with one network forward per batch.
 
@@ -36,7 +49,7 @@ class NetworkEvaluator:
     moves) and values in absolute seat order.
     """
 
-    def __init__(self, net: nn.Module, *, max_batch: int = 1024, precision: str = "float32"):
+    def __init__(self, net: Network, *, max_batch: int = 1024, precision: str = "float32"):
         self.net = net.eval()
         self.precision = resolve(precision)
         self.spec = net.spec
@@ -81,7 +94,7 @@ class ValueEvaluator:
     seat, as in training; without it (``observer="to_move"``, or a leaf with no move above it) by the seat
     to move."""
 
-    def __init__(self, net: nn.Module, *, precision: str = "float32", observer: str = "mover"):
+    def __init__(self, net: Network, *, precision: str = "float32", observer: str = "mover"):
         if observer not in ("mover", "to_move"):
             raise ValueError(f"observer must be 'mover' or 'to_move', got {observer!r}")
         self.net = net.eval()
@@ -93,8 +106,6 @@ class ValueEvaluator:
     @torch.no_grad()
     def evaluate(self, states: Sequence[State], movers: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``movers``: the seat that made the last move into each state (-1: unknown), used as its observer."""
-        from boardzero.search.evaluator import uniform_priors
-
         return uniform_priors(states, self.spec.num_actions), self.values(states, movers)
 
     @torch.no_grad()
@@ -104,8 +115,8 @@ class ValueEvaluator:
             return np.zeros((0, self.spec.num_players), np.float32)
         players = np.fromiter((s.current_player for s in states), dtype=np.int64, count=len(states))
         if movers is not None:
-            movers = np.asarray(movers, dtype=np.int64)
-            players = np.where(movers >= 0, movers, players)
+            moved = np.asarray(movers, dtype=np.int64)
+            players = np.where(moved >= 0, moved, players)
         obs = np.stack([s.observe(int(p))[self.key] for s, p in zip(states, players)]).astype(np.float32, copy=False)
         with autocast(self.precision):
             relative = self.net.values(torch.from_numpy(obs)).float().numpy()

@@ -9,106 +9,22 @@ Every body shares one contract, ``net(obs, mask) -> (logits[B, A], values[B, P])
 Values are seat-relative: entry 0 is the observer (the seat whose observation
 went in), entry 1 the next seat, and so on. ``NetworkEvaluator`` rotates them
 to absolute seat order for the search.
+
+The spec a network is built from is ``nn.spec``, what every network shares ``nn.base``; the names
+``MASKED_LOGIT`` and ``spec_for_game`` are re-exported here.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from typing import Any, Literal
 
 import torch
 from torch import nn
 
-from boardzero.core.errors import ConfigError
-
-MASKED_LOGIT = -1.0e9  # finite, so a zero target times a masked log-prob stays 0 (no NaN)
-
-
-@dataclasses.dataclass(frozen=True)
-class NetworkSpec:
-    """Everything needed to rebuild a network; stored in checkpoint metadata."""
-
-    kind: Literal["mlp", "conv", "xdim"]  # residual MLP over "flat", residual conv net over "planes", or the
-    # cross-dimensional net over "flat" placed on the game's board layout (nn.xdim)
-    input_shape: tuple[int, ...]  # shape of the observation that goes in
-    num_actions: int  # policy logits
-    num_players: int  # values, one per seat, seat-relative
-    hidden: int = 256  # mlp: width of the residual stream; conv: width of the value head
-    blocks: int = 4  # residual blocks
-    channels: int = 64  # conv, xdim: channels of the residual stream
-    layout: str = ""  # xdim: the game whose board layout places the observation
-    observation: str = ""  # mlp: another 1-D observation of the game than "flat" (e.g. Catan's "rich")
-
-    @property
-    def observation_key(self) -> str:
-        return observation_key(self.kind, self.observation)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["input_shape"] = list(self.input_shape)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> NetworkSpec:
-        if not isinstance(data, dict):
-            raise ConfigError("network", f"expected a table, got {type(data).__name__}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ConfigError(f"network.{unknown[0]}", f"unknown field; allowed: {', '.join(sorted(names))}")
-        try:
-            spec = cls(**{**data, "input_shape": tuple(int(d) for d in data.get("input_shape", ()))})
-        except TypeError as exc:
-            raise ConfigError("network", str(exc)) from None
-        spec.validate()
-        return spec
-
-    def validate(self) -> None:
-        if self.kind not in ("mlp", "conv", "xdim"):
-            raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
-        if self.observation and self.kind != "mlp":
-            raise ConfigError("network.observation", f"only an mlp reads another observation than its kind's; "
-                                                     f"{self.kind} reads {observation_key(self.kind)}")
-        if self.kind == "xdim" and not self.layout:
-            raise ConfigError("network.layout", "xdim needs the name of a game with a board layout")
-        expected_dims = 3 if self.kind == "conv" else 1
-        if len(self.input_shape) != expected_dims or any(d <= 0 for d in self.input_shape):
-            raise ConfigError("network.input_shape",
-                              f"{self.kind} needs a {expected_dims}-D positive shape, got {list(self.input_shape)}")
-        for name in ("num_actions", "num_players", "hidden", "blocks", "channels"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "blocks" else 1):
-                raise ConfigError(f"network.{name}", f"expected a positive integer, got {value!r}")
-
-
-def observation_key(kind: str, observation: str = "") -> str:
-    """The observation a network of ``kind`` reads: ``observation`` where an mlp names one, else "planes" for
-    conv and "flat" for the others."""
-    return observation or ("planes" if kind == "conv" else "flat")
-
-
-def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64,
-                  observation: str = "") -> NetworkSpec:
-    """A network spec that fits ``game``'s observation, actions and players (``observation``: an mlp's input
-    other than "flat")."""
-    key = observation_key(kind, observation)
-    if kind == "xdim" and game.board_layout() is None:
-        raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
-    if key not in game.observation_spec:
-        raise ConfigError("network.kind",
-                          f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
-                          f"it has: {', '.join(game.observation_spec)}")
-    spec = NetworkSpec(kind=kind, input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
-                       num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels,
-                       layout=game.name if kind == "xdim" else "", observation=observation)
-    spec.validate()
-    return spec
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Illegal actions get a huge negative logit, so softmax gives them 0."""
-    return logits.masked_fill(~mask, MASKED_LOGIT)
+from boardzero.core.registry import game_class
+from boardzero.nn.base import MASKED_LOGIT as MASKED_LOGIT, Network, masked_logits
+from boardzero.nn.spec import NetworkSpec, spec_for_game as spec_for_game
+from boardzero.nn.xdim import CrossDimensional
 
 
 class _MLPBlock(nn.Module):
@@ -122,7 +38,7 @@ class _MLPBlock(nn.Module):
         return x + self.fc2(torch.relu(self.fc1(torch.relu(self.norm(x)))))
 
 
-class ResidualMLP(nn.Module):
+class ResidualMLP(Network):
     def __init__(self, spec: NetworkSpec):
         super().__init__()
         self.spec = spec
@@ -158,7 +74,7 @@ class _ConvBlock(nn.Module):
         return torch.relu(x + self.bn2(self.conv2(y)))
 
 
-class ResidualConv(nn.Module):
+class ResidualConv(Network):
     def __init__(self, spec: NetworkSpec):
         super().__init__()
         self.spec = spec
@@ -172,8 +88,8 @@ class ResidualConv(nn.Module):
         self.value = nn.Sequential(nn.Linear(height * width, spec.hidden), nn.ReLU(),
                                    nn.Linear(spec.hidden, spec.num_players))
         # channels-last convolutions run ~1.3-1.5x faster on CPU (measured: Connect 4, batch 256, one thread);
-        # checkpoints store contiguous copies, so the file format does not change
-        self.to(memory_format=torch.channels_last)
+        # checkpoints store contiguous copies, so the file format does not change (torch's stubs lack memory_format)
+        self.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
 
     def trunk(self, obs: torch.Tensor) -> torch.Tensor:
         return self.blocks(self.stem(obs.contiguous(memory_format=torch.channels_last)))
@@ -188,12 +104,9 @@ class ResidualConv(nn.Module):
         return self.value(self.value_conv(self.trunk(obs)).flatten(1))
 
 
-def build_network(spec: NetworkSpec) -> nn.Module:
+def build_network(spec: NetworkSpec) -> Network:
     """A freshly initialised network for ``spec``."""
     spec.validate()
     if spec.kind == "xdim":
-        from boardzero.core.registry import game_class
-        from boardzero.nn.xdim import CrossDimensional
-
         return CrossDimensional(spec, game_class(spec.layout)().board_layout())
     return ResidualMLP(spec) if spec.kind == "mlp" else ResidualConv(spec)

@@ -16,7 +16,8 @@ import torch
 from torch import nn
 
 from boardzero.core.layout import BoardLayout
-from boardzero.nn.nets import NetworkSpec, masked_logits
+from boardzero.nn.base import Network, masked_logits
+from boardzero.nn.spec import NetworkSpec
 
 
 def _deflate(x: torch.Tensor) -> torch.Tensor:
@@ -51,7 +52,16 @@ class XdimBlock(nn.Module):
         return torch.relu(self.norm_x(x + y2)), torch.relu(self.norm_d(d + e2))
 
 
-class CrossDimensional(nn.Module):
+class CrossDimensional(Network):
+    # buffers (index tensors that place the observation and the actions), declared for the type checker
+    grid_source: torch.Tensor
+    grid_target: torch.Tensor
+    grid_ones: torch.Tensor
+    vector_source: torch.Tensor
+    spatial_actions: torch.Tensor
+    spatial_slots: torch.Tensor
+    other_actions: torch.Tensor
+
     def __init__(self, spec: NetworkSpec, layout: BoardLayout):
         super().__init__()
         self.spec = spec
@@ -71,9 +81,10 @@ class CrossDimensional(nn.Module):
         self.blocks = nn.ModuleList([XdimBlock(c, w) for _ in range(spec.blocks)])
         self.action_planes = nn.Conv2d(c, layout.action_channels, 1)
         joined = w + 2 * c
-        self.other_logits = nn.Linear(joined, len(self.other_actions))
+        self.other_logits = nn.Linear(joined, int((spatial < 0).sum()))
         self.value = nn.Sequential(nn.Linear(joined, w), nn.ReLU(), nn.Linear(w, spec.num_players))
-        self.to(memory_format=torch.channels_last)  # CPU convolutions run faster channels-last (see nets.py)
+        # CPU convolutions run faster channels-last (see nets.py); torch's stubs lack Module.to's memory_format
+        self.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
 
     def place(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Flat observations [B, F] -> board planes [B, C, H, W] and the dense vector [B, V]."""

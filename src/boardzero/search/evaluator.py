@@ -8,7 +8,8 @@ makes the search plain UCT/MCTS.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -22,6 +23,26 @@ class Evaluator(Protocol):
         player to move) and values float32[B, num_players] in absolute seat order, for
         non-terminal decision states."""
         ...
+
+
+class RandomizedEvaluator(Evaluator, Protocol):
+    """An evaluator that draws random numbers (``uses_rng = True``, e.g. rollouts): the search passes its own
+    generator, so a search is a function of its seed."""
+
+    uses_rng: bool
+
+    def evaluate(self, states: Sequence[State], rng: np.random.Generator | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class MoverObservingEvaluator(Evaluator, Protocol):
+    """An evaluator of afterstates (``observes_mover = True``): the search tells it which seat moved into each
+    leaf (-1: none), and it observes the leaf as that seat."""
+
+    observes_mover: bool
+
+    def evaluate(self, states: Sequence[State], movers: Sequence[int] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 @runtime_checkable

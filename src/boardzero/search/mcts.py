@@ -39,15 +39,22 @@ extends the one they were built for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Literal, cast
 
 import numpy as np
 
 from boardzero.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.search.evaluator import Evaluator, unchecked_apply
+from boardzero.search.evaluator import (
+    DeferringEvaluator,
+    Evaluator,
+    MoverObservingEvaluator,
+    RandomizedEvaluator,
+    unchecked_apply,
+)
 from boardzero.search.select import select_puct, select_uct
 from boardzero.search.tree import HIDDEN_OUTCOME, ROOT_INDEX, UNEXPANDED, UNVISITED, Tree
 
@@ -181,11 +188,15 @@ class MCTS:
         self.game = game
         self.evaluator = evaluator
         self.config = config if config is not None else MCTSConfig()
+        # the evaluator's optional parts, read once; the casts name the protocol each flag promises
         self._evaluator_uses_rng = bool(getattr(evaluator, "uses_rng", False))
+        self._randomized = cast(RandomizedEvaluator, evaluator)
         # an evaluator of afterstates (TD) observes each leaf as the seat that moved into it
         self._evaluator_observes_mover = bool(getattr(evaluator, "observes_mover", False))
+        self._mover_observing = cast(MoverObservingEvaluator, evaluator)
         # costly priors wait until a simulation first chooses at the node (most nodes never do)
         self._defers_priors = bool(getattr(evaluator, "defers_priors", False))
+        self._deferring = cast(DeferringEvaluator, evaluator)
         self._solving = self.config.solver and not game.has_hidden_information
         self._best_return = game.return_bounds[1] if game.return_bounds is not None else np.inf
         self._pool: list[_StoredTree] = []
@@ -272,7 +283,7 @@ class MCTS:
         self._evaluate_and_backup(leaves, rng)
         waiting = [s.tree for s in searches if ROOT_INDEX in s.tree.pending_priors]
         if waiting:  # root noise and the result need the root's priors now
-            priors = self.evaluator.priors([tree.pending_priors.pop(ROOT_INDEX) for tree in waiting])
+            priors = self._deferring.priors([tree.pending_priors.pop(ROOT_INDEX) for tree in waiting])
             for tree, prior in zip(waiting, priors):
                 tree.prior[ROOT_INDEX] = prior
 
@@ -291,7 +302,8 @@ class MCTS:
         """Descend once; back up at once if the walk ends at a terminal state, else return the leaf."""
         tree = search.tree
         state = search.view.sample_state(rng)
-        nodes, edges = [ROOT_INDEX], []
+        nodes: list[int] = [ROOT_INDEX]
+        edges: list[tuple[int, int]] = []
         node = ROOT_INDEX
         virtual_loss = self.config.virtual_loss
         while True:
@@ -349,7 +361,7 @@ class MCTS:
         if tree.pending_priors:
             expanded_from = tree.pending_priors.pop(node, None)
             if expanded_from is not None:
-                tree.prior[node] = self.evaluator.priors([expanded_from])[0]
+                tree.prior[node] = self._deferring.priors([expanded_from])[0]
         legal = state.legal_mask()
         available = _NOT_COUNTED
         if self.config.information_sets:
@@ -388,14 +400,15 @@ class MCTS:
     def _evaluate_and_backup(self, leaves: list[_Leaf], rng: np.random.Generator) -> None:
         states = [leaf.state for leaf in leaves]
         movers = None
+        priors: list[None] | np.ndarray
         if self._evaluator_observes_mover:
             movers = [int(leaf.search.tree.player[leaf.edges[-1][0]]) if leaf.edges else -1 for leaf in leaves]
         if self._defers_priors:  # priors later, from the state kept with the node
-            priors, values = [None] * len(leaves), self.evaluator.values(states, movers)
+            priors, values = [None] * len(leaves), self._deferring.values(states, movers)
         elif self._evaluator_uses_rng:
-            priors, values = self.evaluator.evaluate(states, rng=rng)
+            priors, values = self._randomized.evaluate(states, rng=rng)
         elif movers is not None:
-            priors, values = self.evaluator.evaluate(states, movers)
+            priors, values = self._mover_observing.evaluate(states, movers)
         else:
             priors, values = self.evaluator.evaluate(states)
         values = np.asarray(values, dtype=np.float64)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from boardzero.core.api import State
+
 ROOT_INDEX = 0
 HIDDEN_OUTCOME = -1  # the one child of a chance node for every outcome the searching seat cannot see
 UNVISITED = -1  # children[node, action] of an edge never taken
@@ -31,7 +33,7 @@ class Tree:
         self.chance_children: dict[tuple[int, int], int] = {}  # (node, outcome) -> child
         # decision nodes whose priors wait until a simulation first chooses there: node -> the state it was
         # expanded from (an evaluator with costly priors, ``defers_priors``)
-        self.pending_priors: dict[int, object] = {}
+        self.pending_priors: dict[int, State] = {}
         self.add_node(-1)  # the root
 
     def _allocate(self, capacity: int) -> None:

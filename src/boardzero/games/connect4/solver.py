@@ -21,7 +21,7 @@ draw them from later plies (see ``boardzero.eval.accuracy``).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numba
 import numpy as np

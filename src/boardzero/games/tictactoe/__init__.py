@@ -44,6 +44,8 @@ class TicTacToe(Game):
 
 
 class TicTacToeState(State):
+    game: TicTacToe
+
     def __init__(self, game: TicTacToe, seed: int | None = None):
         self.game = game
         self.seed = seed

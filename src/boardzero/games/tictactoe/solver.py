@@ -7,8 +7,8 @@ to move: 1 win, 0 draw, -1 loss (with perfect play by both).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -22,7 +22,7 @@ def _has_line(bits: int) -> bool:
     return any(bits & m == m for m in LINE_MASKS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(mover: int, other: int) -> int:
     """Minimax value for the side to move with stones ``mover`` against ``other`` (no line yet)."""
     if mover | other == FULL:

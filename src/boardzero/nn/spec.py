@@ -1,0 +1,92 @@
+"""What a network is, as data: its kind, shapes and sizes (``NetworkSpec``, stored in checkpoint metadata), and
+the spec that fits a game. Every network body is built from one (``nn.nets.build_network``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal, cast
+
+from boardzero.core.errors import ConfigError
+
+NetworkKind = Literal["mlp", "conv", "xdim"]
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkSpec:
+    """Everything needed to rebuild a network; stored in checkpoint metadata."""
+
+    kind: NetworkKind  # residual MLP over "flat", residual conv net over "planes", or the
+    # cross-dimensional net over "flat" placed on the game's board layout (nn.xdim)
+    input_shape: tuple[int, ...]  # shape of the observation that goes in
+    num_actions: int  # policy logits
+    num_players: int  # values, one per seat, seat-relative
+    hidden: int = 256  # mlp: width of the residual stream; conv: width of the value head
+    blocks: int = 4  # residual blocks
+    channels: int = 64  # conv, xdim: channels of the residual stream
+    layout: str = ""  # xdim: the game whose board layout places the observation
+    observation: str = ""  # mlp: another 1-D observation of the game than "flat" (e.g. Catan's "rich")
+
+    @property
+    def observation_key(self) -> str:
+        return observation_key(self.kind, self.observation)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["input_shape"] = list(self.input_shape)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NetworkSpec:
+        if not isinstance(data, dict):
+            raise ConfigError("network", f"expected a table, got {type(data).__name__}")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ConfigError(f"network.{unknown[0]}", f"unknown field; allowed: {', '.join(sorted(names))}")
+        try:
+            spec = cls(**{**data, "input_shape": tuple(int(d) for d in data.get("input_shape", ()))})
+        except TypeError as exc:
+            raise ConfigError("network", str(exc)) from None
+        spec.validate()
+        return spec
+
+    def validate(self) -> None:
+        if self.kind not in ("mlp", "conv", "xdim"):
+            raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
+        if self.observation and self.kind != "mlp":
+            raise ConfigError("network.observation", f"only an mlp reads another observation than its kind's; "
+                                                     f"{self.kind} reads {observation_key(self.kind)}")
+        if self.kind == "xdim" and not self.layout:
+            raise ConfigError("network.layout", "xdim needs the name of a game with a board layout")
+        expected_dims = 3 if self.kind == "conv" else 1
+        if len(self.input_shape) != expected_dims or any(d <= 0 for d in self.input_shape):
+            raise ConfigError("network.input_shape",
+                              f"{self.kind} needs a {expected_dims}-D positive shape, got {list(self.input_shape)}")
+        for name in ("num_actions", "num_players", "hidden", "blocks", "channels"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "blocks" else 1):
+                raise ConfigError(f"network.{name}", f"expected a positive integer, got {value!r}")
+
+
+def observation_key(kind: str, observation: str = "") -> str:
+    """The observation a network of ``kind`` reads: ``observation`` where an mlp names one, else "planes" for
+    conv and "flat" for the others."""
+    return observation or ("planes" if kind == "conv" else "flat")
+
+
+def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64,
+                  observation: str = "") -> NetworkSpec:
+    """A network spec that fits ``game``'s observation, actions and players (``observation``: an mlp's input
+    other than "flat")."""
+    key = observation_key(kind, observation)
+    if kind == "xdim" and game.board_layout() is None:
+        raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
+    if key not in game.observation_spec:
+        raise ConfigError("network.kind",
+                          f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
+                          f"it has: {', '.join(game.observation_spec)}")
+    spec = NetworkSpec(kind=cast(NetworkKind, kind), input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
+                       num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels,
+                       layout=game.name if kind == "xdim" else "", observation=observation)
+    spec.validate()
+    return spec
