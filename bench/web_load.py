@@ -15,6 +15,7 @@ players and 64 spectators, at most 30 minutes, and the server is stopped
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -134,10 +135,8 @@ def rss_mib(pid: int) -> tuple[float, float, int]:
 def _descendants(pid: int) -> list[int]:
     children = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):
             children += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
     return children + [d for c in children for d in _descendants(c)]
 
 
@@ -157,7 +156,7 @@ def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess
                 return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
+                raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}") from None
             time.sleep(0.2)
 
 

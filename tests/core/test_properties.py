@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
+from hypothesis import assume, given, strategies as st
 
 from boardzero.core.api import CHANCE
 from boardzero.core.errors import IllegalActionError

@@ -207,7 +207,7 @@ def test_the_admission_trial_scores_the_learner_not_the_best(tmp_path, monkeypat
         method.payload()  # the bank starts with the network as it starts, as its best
         assert method.bank.best == 0
         best = object()
-        monkeypatch.setattr(checkpoint, "load_network", lambda *args, **kwargs: (best, {}))
+        monkeypatch.setattr(checkpoint, "load_network", lambda *args, best=best, **kwargs: (best, {}))
         learner, rival = ("solver", "random") if learner_plays_perfectly else ("random", "solver")
         monkeypatch.setattr(az, "PolicyAgent", _players(best, best_plays=rival, learner_plays=learner))
         method.step = 9

@@ -18,8 +18,12 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra (fastapi, uvicorn) is not installed")
 schemathesis = pytest.importorskip("schemathesis")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    HealthCheck,
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 from schemathesis import GenerationMode  # noqa: E402
 
 from tests.web.live_server import HttpError, LiveServer, call  # noqa: E402

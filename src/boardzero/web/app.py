@@ -38,8 +38,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
 import numpy as np
-from fastapi import FastAPI, Header, Query, Request
-from fastapi import Path as PathParam
+from fastapi import FastAPI, Header, Path as PathParam, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles

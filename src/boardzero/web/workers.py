@@ -16,6 +16,7 @@ process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.forkserver
@@ -258,10 +259,8 @@ def _in_daemon_thread(function) -> asyncio.Future:
             result = function()
         except BaseException as exc:
             error = exc
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
             loop.call_soon_threadsafe(settle, result, error)
-        except RuntimeError:  # the loop has closed: nobody waits any more
-            pass
 
     threading.Thread(target=target, daemon=True, name="boardzero-worker-start").start()
     return future
