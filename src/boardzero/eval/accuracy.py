@@ -45,6 +45,7 @@ from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.eval.stats import wilson_interval
+from boardzero.nn.checkpoint import atomic_write_bytes
 
 DEFAULT_PLY_RANGE = {"connect4": (10, 32), "tictactoe": (0, 7)}
 # first ply of the middle and of the end phase of each solved game (the begin phase starts at ply 0)
@@ -218,11 +219,19 @@ def expected_random_accuracy(positions: Sequence[Position]) -> float:
     return float(np.mean(shares)) if shares else float("nan")
 
 
-def save_positions(path: str | Path, game: Game, positions: Sequence[Position]) -> None:
-    """Write a position set (histories and solved values) as JSON."""
-    data = {"game": game.name, "positions": [{"history": p.history, "values": [int(v) for v in p.values]}
-                                              for p in positions]}
-    Path(path).write_text(json.dumps(data))
+def save_positions(path: str | Path, game: Game, positions: Sequence[Position], *,
+                   about: dict | None = None) -> None:
+    """Write a position set as JSON (atomically): each position's history, solved move values, phase and
+    difficulty (the labels are for readers; ``load_positions`` recomputes them), and ``about`` (how the set
+    was made) when given."""
+    records = []
+    for position in positions:
+        phase, difficulty = position_group(game.name, position)
+        records.append({"history": position.history, "values": [int(v) for v in position.values],
+                        "phase": phase, "difficulty": difficulty})
+    head = json.dumps({"game": game.name, **({"about": about} if about else {})})[:-1]
+    lines = ",\n".join(json.dumps(record) for record in records)  # one position a line: readable diffs
+    atomic_write_bytes(Path(path), f'{head}, "positions": [\n{lines}\n]}}\n'.encode())
 
 
 def load_positions(path: str | Path, game: Game) -> list[Position]:
