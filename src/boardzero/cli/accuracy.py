@@ -46,8 +46,8 @@ def accuracy(
                                        "phase x difficulty group instead of -n positions (see boardzero.eval.testset)",
                                        minimum=1),
     first: Optional[int] = checked(None, "--first", help="Score only the first N positions of the set (a subset for "
-                                   "slow agents; a set drawn with --per-group is in the order found, so its groups "
-                                   "stay mixed)", minimum=1),
+                                   "slow agents; a set drawn with --per-group is stored in the order drawn, so a "
+                                   "prefix holds the phases in about equal parts)", minimum=1),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object."),
 ) -> None:
     """Share of test positions where each agent's move keeps the best achievable result.

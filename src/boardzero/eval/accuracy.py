@@ -148,7 +148,7 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
     for _ in range(max_tries if max_tries is not None else 50 * count + 100):
         if len(positions) >= count:
             break
-        history = _play_to(game, int(rng.integers(low, high + 1)), greedy, random_share, rng)
+        history = play_to_ply(game, int(rng.integers(low, high + 1)), greedy, random_share, rng)
         if history is None or tuple(history) in seen:
             continue
         seen.add(tuple(history))
@@ -162,7 +162,10 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
     return positions
 
 
-def _play_to(game: Game, ply: int, greedy: Agent, random_share: float, rng: np.random.Generator) -> list[int] | None:
+def play_to_ply(game: Game, ply: int, greedy: Agent, random_share: float,
+                rng: np.random.Generator) -> list[int] | None:
+    """The moves of a game played to ``ply``, each uniformly random with probability ``random_share``, else
+    ``greedy``'s; None when the game ends first."""
     state = game.new_state()
     for _ in range(ply):
         if rng.random() < random_share:
@@ -222,7 +225,7 @@ def expected_random_accuracy(positions: Sequence[Position]) -> float:
 def save_positions(path: str | Path, game: Game, positions: Sequence[Position], *,
                    about: dict | None = None) -> None:
     """Write a position set as JSON (atomically): each position's history, solved move values, phase and
-    difficulty (the labels are for readers; ``load_positions`` recomputes them), and ``about`` (how the set
+    difficulty (the labels are for readers; scoring recomputes them), and ``about`` (how the set
     was made) when given."""
     records = []
     for position in positions:

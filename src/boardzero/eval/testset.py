@@ -38,9 +38,9 @@ from boardzero.eval.accuracy import (
     PHASE_STARTS,
     PHASES,
     Position,
-    _play_to,
     check_solved,
     phase_of,
+    play_to_ply,
     position_group,
 )
 
@@ -77,7 +77,7 @@ def draw_test_set(game: Game, per_group: int, rng: np.random.Generator, *,
         phase = min(open_phases, key=lambda p: sum(filled[p, d] for d in DIFFICULTIES))
         low, high = ranges[phase]
         share = float(rng.uniform(low_share, high_share))
-        history = _play_to(game, int(rng.integers(low, high + 1)), greedy, share, rng)
+        history = play_to_ply(game, int(rng.integers(low, high + 1)), greedy, share, rng)
         if history is None or tuple(history) in seen:
             continue
         seen.add(tuple(history))
