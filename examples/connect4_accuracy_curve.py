@@ -22,13 +22,13 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from boardzero.core.registry import make  # noqa: E402
-from boardzero.eval.accuracy import ALL, PHASES, load_positions, move_accuracy  # noqa: E402
-from boardzero.eval.checkpoints import run_checkpoints, spread  # noqa: E402
-from boardzero.nn.checkpoint import read_metadata  # noqa: E402
+from boardzero.core.registry import make
+from boardzero.eval.accuracy import ALL, PHASES, load_positions, move_accuracy
+from boardzero.eval.checkpoints import run_checkpoints, spread
+from boardzero.nn.checkpoint import read_metadata
 
 KEYS = (f"{ALL}/{ALL}", *(f"{phase}/{ALL}" for phase in PHASES))
 

@@ -138,7 +138,7 @@ def _draw_test_set(console: Console, game, per_group: int, seed: int, cache: Opt
         about = {"made_by": f"boardzero accuracy {game.name} ... --per-group {per_group} --seed {seed}",
                  "method": "boardzero.eval.testset.draw_test_set", "per_group": per_group, "seed": seed,
                  "ply_ranges": TESTSET_PLY_RANGES[game.name], "random_share": list(DEFAULT_RANDOM_SHARE),
-                 "phases": "begin: plies 0-{}, middle: {}-{}, end: {}+".format(middle - 1, middle, end - 1, end),
+                 "phases": f"begin: plies 0-{middle - 1}, middle: {middle}-{end - 1}, end: {end}+",
                  "difficulty": "hard: exactly one legal move keeps the best result; easy: more than half do; "
                                "medium: the rest"}
         save_positions(cache, game, test_positions, about=about)

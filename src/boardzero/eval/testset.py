@@ -25,7 +25,7 @@ No network or search plays these games, so the set favours no trained model.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
