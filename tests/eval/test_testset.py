@@ -157,3 +157,15 @@ def test_a_sample_of_the_committed_test_set_is_what_the_solver_says():
     assert len(sample) >= 12
     for position in sample:
         assert (solved_move_values(game, position.history) == position.values).all(), position.history
+
+
+def test_the_committed_test_set_is_what_its_command_draws():
+    """The first positions of data/connect4_testset.json are what ``draw_test_set`` draws with the seed and group
+    size the file records (stopped after a few games: the draw is the same up to there)."""
+    game = make("connect4")
+    about = json.loads(TESTSET.read_text())["about"]
+    drawn = draw_test_set(game, about["per_group"], np.random.default_rng(about["seed"]), max_tries=120)
+    committed = load_positions(TESTSET, game)
+    assert len(drawn) >= 4  # most games end early or reach a position with nothing to choose
+    assert [p.history for p in drawn] == [p.history for p in committed[:len(drawn)]]
+    assert all((a.values == b.values).all() for a, b in zip(drawn, committed))
