@@ -313,3 +313,35 @@ def test_evaluation_openings_vary_deterministic_games():
     solver, random = make_agent("solver", game), (lambda: make_agent("random", game))
     assert score(game, solver, random, 20, rng, opening_plies=2) > 0.75
     assert score(game, random(), lambda: solver, 20, rng) <= 0.5
+
+
+def test_the_big_connect4_network_trains_resumes_from_its_copied_files_and_plays(tmp_path):
+    """configs/connect4_big.toml with a tiny budget (its network unchanged): it trains, and a run directory that
+    holds only a checkpoint's metadata, weights and optimizer state (as data/checkpoints/ ships them) resumes."""
+    import shutil
+    from pathlib import Path
+
+    from boardzero.agents.registry import make_agent
+    from boardzero.core.view import SeatView
+    from boardzero.learn.config import load_config
+
+    config_path = Path(__file__).resolve().parents[2] / "configs" / "connect4_big.toml"
+    budget = ["selfplay.games_per_actor=4", "selfplay.simulations=4", "train.batch_size=16", "train.min_replay=32",
+              "train.checkpoint_every=2", "train.log_every=2", "eval.every=0"]
+    config = load_config(config_path, budget)
+    assert (config.network.kind, config.network.channels, config.network.blocks) == ("conv", 64, 6)
+    run = tmp_path / "run"
+    assert train(config, run, steps=2)["step"] == 2
+    net, meta = load_network(run, game=make("connect4"))
+    assert sum(p.numel() for p in net.parameters()) == 449_435 and meta["step"] == 2
+    copied = tmp_path / "copied" / "checkpoints"
+    copied.mkdir(parents=True)
+    for suffix in (".json", ".safetensors", ".optim.safetensors"):
+        shutil.copy(run / "checkpoints" / f"step_00000002{suffix}", copied)
+    trainer = Trainer(load_config(config_path, budget), copied.parent)
+    assert trainer.step == 2 and len(trainer.method.replay) == 0  # no replay buffer copied: it refills
+    assert any(trainer.method.optimizer.state.values())  # the optimizer's moments came back
+    assert trainer.run(steps=4)["step"] == 4
+    agent = make_agent(f"az:{copied.parent},greedy", make("connect4"))
+    state = make("connect4").new_state()
+    assert int(agent.act(SeatView(state, 0), np.random.default_rng(0))) in range(7)

@@ -21,6 +21,12 @@ minutes per position in the first few plies, but milliseconds to a fraction of
 a second from ply 10 on. Each position stores its solved move values, so a
 saved position set (``save_positions`` / ``load_positions``) scores any
 number of agents without solving again.
+
+Every position also belongs to a group, so a score can be read by kind of
+position (``position_group``): its game phase by ply (Connect 4: begin 0-13,
+middle 14-27, end 28+) and its difficulty by how many legal moves keep the
+best result (hard: exactly one; easy: more than half; medium: the rest).
+``move_accuracy`` counts each group, each phase, each difficulty and all.
 """
 
 from __future__ import annotations
@@ -39,8 +45,14 @@ from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.eval.stats import wilson_interval
+from boardzero.nn.checkpoint import atomic_write_bytes
 
 DEFAULT_PLY_RANGE = {"connect4": (10, 32), "tictactoe": (0, 7)}
+# first ply of the middle and of the end phase of each solved game (the begin phase starts at ply 0)
+PHASE_STARTS = {"connect4": (14, 28), "tictactoe": (3, 6)}
+PHASES = ("begin", "middle", "end")
+DIFFICULTIES = ("easy", "medium", "hard")
+ALL = "all"
 
 
 @dataclass
@@ -55,6 +67,36 @@ class Position:
     def keeps_best(self, action: int) -> bool:
         return int(self.values[action]) == self.best
 
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+
+def phase_of(game_name: str, ply: int) -> str:
+    """``begin``, ``middle`` or ``end``: the game phase of a position ``ply`` moves into a game of ``game_name``."""
+    if game_name not in PHASE_STARTS:
+        raise ConfigError("game", f"no game phases for {game_name!r}; games with phases: {', '.join(PHASE_STARTS)}")
+    middle, end = PHASE_STARTS[game_name]
+    return PHASES[0] if ply < middle else PHASES[1] if ply < end else PHASES[2]
+
+
+def difficulty_of(values: np.ndarray) -> str:
+    """``hard`` when exactly one legal move keeps the best result, ``easy`` when more than half of them do,
+    else ``medium`` (move values as in ``Position.values``)."""
+    legal = values[values != ILLEGAL]
+    keeping = int((legal == legal.max()).sum())
+    return DIFFICULTIES[2] if keeping == 1 else DIFFICULTIES[0] if 2 * keeping > len(legal) else DIFFICULTIES[1]
+
+
+def position_group(game_name: str, position: Position) -> tuple[str, str]:
+    """(phase, difficulty) of ``position``."""
+    return phase_of(game_name, position.ply), difficulty_of(position.values)
+
+
+def group_keys(phase: str, difficulty: str) -> tuple[str, ...]:
+    """The counters a position of (phase, difficulty) adds to: its group, its phase, its difficulty and all."""
+    return f"{phase}/{difficulty}", f"{phase}/{ALL}", f"{ALL}/{difficulty}", f"{ALL}/{ALL}"
+
 
 @dataclass
 class AccuracyResult:
@@ -63,15 +105,23 @@ class AccuracyResult:
     correct: int
     interval: tuple[float, float]  # Wilson 95 % interval of the accuracy
     by_best: dict[str, tuple[int, int]] = field(default_factory=dict)  # "win"/"draw"/"loss" -> (correct, positions)
+    # "phase/difficulty" (either may be "all") -> (correct, positions); only groups that hold positions
+    by_group: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def accuracy(self) -> float:
         return self.correct / self.positions if self.positions else float("nan")
 
+    def group_interval(self, key: str) -> tuple[float, float]:
+        """Wilson 95 % interval of the accuracy in group ``key`` (e.g. ``"begin/hard"``, ``"all/easy"``)."""
+        return wilson_interval(*self.by_group[key])
+
     def to_dict(self) -> dict:
         return {"agent": self.agent, "positions": self.positions, "correct": self.correct,
                 "accuracy": self.accuracy, "interval": list(self.interval),
-                "by_best": {k: list(v) for k, v in self.by_best.items()}}
+                "by_best": {k: list(v) for k, v in self.by_best.items()},
+                "by_group": {k: {"correct": c, "positions": n, "accuracy": c / n,
+                                 "interval": list(self.group_interval(k))} for k, (c, n) in self.by_group.items()}}
 
 
 def check_solved(game: Game) -> None:
@@ -98,7 +148,7 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
     for _ in range(max_tries if max_tries is not None else 50 * count + 100):
         if len(positions) >= count:
             break
-        history = _play_to(game, int(rng.integers(low, high + 1)), greedy, random_share, rng)
+        history = play_to_ply(game, int(rng.integers(low, high + 1)), greedy, random_share, rng)
         if history is None or tuple(history) in seen:
             continue
         seen.add(tuple(history))
@@ -112,7 +162,10 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
     return positions
 
 
-def _play_to(game: Game, ply: int, greedy: Agent, random_share: float, rng: np.random.Generator) -> list[int] | None:
+def play_to_ply(game: Game, ply: int, greedy: Agent, random_share: float,
+                rng: np.random.Generator) -> list[int] | None:
+    """The moves of a game played to ``ply``, each uniformly random with probability ``random_share``, else
+    ``greedy``'s; None when the game ends first."""
     state = game.new_state()
     for _ in range(ply):
         if rng.random() < random_share:
@@ -137,6 +190,7 @@ def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position],
         agent = make_agent(agent, game)
     names = {1: "win", 0: "draw", -1: "loss"}
     by_best = {name: [0, 0] for name in names.values()}
+    by_group: dict[str, list[int]] = {}
     correct = 0
     for index, position in enumerate(positions):
         state = game.new_state()
@@ -149,11 +203,16 @@ def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position],
         bucket = by_best[names[position.best]]
         bucket[0] += good
         bucket[1] += 1
+        for key in group_keys(*position_group(game.name, position)):
+            counts = by_group.setdefault(key, [0, 0])
+            counts[0] += good
+            counts[1] += 1
         if on_position is not None:
             on_position(index, good)
     return AccuracyResult(agent=getattr(agent, "spec", repr(agent)), positions=len(positions), correct=correct,
                           interval=wilson_interval(correct, len(positions)),
-                          by_best={k: (v[0], v[1]) for k, v in by_best.items() if v[1]})
+                          by_best={k: (v[0], v[1]) for k, v in by_best.items() if v[1]},
+                          by_group={k: (v[0], v[1]) for k, v in by_group.items()})
 
 
 def expected_random_accuracy(positions: Sequence[Position]) -> float:
@@ -163,11 +222,19 @@ def expected_random_accuracy(positions: Sequence[Position]) -> float:
     return float(np.mean(shares)) if shares else float("nan")
 
 
-def save_positions(path: str | Path, game: Game, positions: Sequence[Position]) -> None:
-    """Write a position set (histories and solved values) as JSON."""
-    data = {"game": game.name, "positions": [{"history": p.history, "values": [int(v) for v in p.values]}
-                                              for p in positions]}
-    Path(path).write_text(json.dumps(data))
+def save_positions(path: str | Path, game: Game, positions: Sequence[Position], *,
+                   about: dict | None = None) -> None:
+    """Write a position set as JSON (atomically): each position's history, solved move values, phase and
+    difficulty (the labels are for readers; scoring recomputes them), and ``about`` (how the set
+    was made) when given."""
+    records = []
+    for position in positions:
+        phase, difficulty = position_group(game.name, position)
+        records.append({"history": position.history, "values": [int(v) for v in position.values],
+                        "phase": phase, "difficulty": difficulty})
+    head = json.dumps({"game": game.name, **({"about": about} if about else {})})[:-1]
+    lines = ",\n".join(json.dumps(record) for record in records)  # one position a line: readable diffs
+    atomic_write_bytes(Path(path), f'{head}, "positions": [\n{lines}\n]}}\n'.encode())
 
 
 def load_positions(path: str | Path, game: Game) -> list[Position]:
