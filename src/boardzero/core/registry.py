@@ -1,13 +1,20 @@
 """Game registry: ``make("connect4", **options)`` and ``games()``.
 
 Games are registered by import path so that listing them does not import
-heavy modules (the Catan engine compiles with numba).
+heavy modules (the Catan engine compiles with numba). A game from outside the
+package is registered by ``register_game(name, "module:Class")``, which also
+reaches the processes started after it (self-play actors, web workers: it is
+kept in the environment variable ``BOARDZERO_GAMES``), or, for an installed
+package, by an entry point in the group ``boardzero.games``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.metadata
+import json
+import os
 import typing
 from typing import Any
 
@@ -22,9 +29,31 @@ _GAMES: dict[str, str | type[Game]] = {
 }
 
 
+ENVIRONMENT = "BOARDZERO_GAMES"  # {name: "module:Class"} of games registered by path, for child processes
+
+
+def _registered_elsewhere() -> dict[str, str]:
+    """Games of installed packages (entry points ``boardzero.games``) and of a parent process."""
+    found = {entry.name: entry.value for entry in importlib.metadata.entry_points(group="boardzero.games")}
+    try:
+        inherited = json.loads(os.environ.get(ENVIRONMENT) or "{}")
+    except ValueError:
+        raise ConfigError(ENVIRONMENT, "expected a JSON object of game names and 'module:Class' paths") from None
+    if not isinstance(inherited, dict) or not all(isinstance(v, str) for v in inherited.values()):
+        raise ConfigError(ENVIRONMENT, "expected a JSON object of game names and 'module:Class' paths")
+    return {**found, **inherited}
+
+
+_GAMES.update({name: path for name, path in _registered_elsewhere().items() if name not in _GAMES})
+
+
 def register_game(name: str, target: str | type[Game]) -> None:
-    """Register a game class (or a ``"module:Class"`` path) under ``name``."""
+    """Register a game class (or a ``"module:Class"`` path) under ``name``. A path also reaches the processes
+    started afterwards (their ``sys.path`` must find its module, as a child inherits ``PYTHONPATH``)."""
     _GAMES[name] = target
+    if isinstance(target, str):
+        inherited = json.loads(os.environ.get(ENVIRONMENT) or "{}")
+        os.environ[ENVIRONMENT] = json.dumps({**inherited, name: target})
 
 
 def games() -> list[str]:
