@@ -179,6 +179,10 @@ class CatanView:
         b = L.pb(seat) + L.P_PLAYED
         return self._s[b:b + 5].astype(np.int64)
 
+    def to_discard(self, seat: int) -> int:
+        """Cards ``seat`` still has to discard after a seven."""
+        return int(self._s[L.pb(seat) + L.P_DISCARD])
+
     def knights(self, seat: int) -> int:
         return int(self._s[L.pb(seat) + L.P_KNIGHTS])
 
