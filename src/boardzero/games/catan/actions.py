@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from boardzero.games.catan import engine as E
 from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
-from boardzero.games.catan.offsets import (  # the first id of each kind, for code that works with ids
+from boardzero.games.catan.offsets import (  # noqa: F401  (the first id of each kind, for code that works with ids)
     A_BUY_DEV,
     A_CITY,
     A_DISCARD,

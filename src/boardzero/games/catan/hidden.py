@@ -182,6 +182,7 @@ def rewrite_history(new, pending: PendingRewrite) -> None:
         for i, card in zip(draws, played + held):  # k-th play matches the k-th draw: always an earlier turn
             actions[i] = O_DEV + int(card)
     for i, entry in enumerate(before):
-        if entry.actor == CHANCE and entry.knowers is not None and len(entry.knowers) == 2 and seat not in entry.knowers:
+        steal = entry.actor == CHANCE and entry.knowers is not None and len(entry.knowers) == 2
+        if steal and seat not in entry.knowers:
             actions[i] = O_STEAL + int(rng.integers(5))
     new.replace_history_actions(actions)

@@ -20,7 +20,7 @@ from boardzero.games.catan.actions import DEV_NAMES
 from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
 from boardzero.games.catan.explain import PHASE_NAMES
 from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_EDGES, HARBOUR_NODES, HEX_CENTRES, HEX_NODES, NODE_XY
-from boardzero.games.catan.view import PHASE_KEYS, CatanView
+from boardzero.games.catan.view import CatanView
 
 PIPS = (0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)  # dots on a number token, by number
 
