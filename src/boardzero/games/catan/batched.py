@@ -27,6 +27,7 @@ from boardzero.core.batched import Afterstates, check_batch_size
 from boardzero.core.errors import ConfigError
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import observe as O
+from boardzero.games.catan.returns import final_returns
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -214,14 +215,8 @@ class BatchedCatan:
         return Afterstates(obs=obs, row=row, action=action, terminal=terminal, returns=returns)
 
     def final_returns(self, row: np.ndarray) -> np.ndarray:
-        return final_returns(self.game, row)
-
-
-def final_returns(game, row: np.ndarray) -> np.ndarray:
-    """The returns of a finished game's state array."""
-    from boardzero.games.catan.game import CatanState
-
-    return CatanState(game, row.copy(), None).returns()
+        """The returns of a finished game's state array."""
+        return final_returns(row, self.game.options.returns)
 
 
 def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0) -> Afterstates | None:
@@ -242,7 +237,7 @@ def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0
     for k in np.flatnonzero(terminal):
         after = s.copy()
         E.apply_action(after, action[k])
-        returns[k] = final_returns(game, after)
+        returns[k] = final_returns(after, game.options.returns)
     return Afterstates(obs=obs, row=np.full(total, row, np.int64), action=action, terminal=terminal,
                        returns=returns)
 

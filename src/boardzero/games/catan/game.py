@@ -14,13 +14,12 @@ from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import explain, hidden, names, narrate, public, render
 from boardzero.games.catan import observe as O
+from boardzero.games.catan.batched import BatchedCatan, afterstates_of_array
 from boardzero.games.catan.board import Board, make_board, parse_board_option
+from boardzero.games.catan.layout import board_layout
+from boardzero.games.catan.returns import RETURNS, final_returns
 from boardzero.games.catan.symmetry import board_symmetries, turn_board
 from boardzero.games.catan.view import CatanView
-
-
-RETURNS = ("win", "rank", "vp", "win_vp")
-WIN_VP_POINTS_SHARE = 0.25  # the share of win_vp returns that the final points make up
 
 
 @dataclass
@@ -99,14 +98,10 @@ class Catan(Game):
 
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
-        from boardzero.games.catan.layout import board_layout
-
         return board_layout()
 
     def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
         """The compiled batch of games (``BatchedCatan``; flat observations)."""
-        from boardzero.games.catan.batched import BatchedCatan
-
         return BatchedCatan(self, batch_size, seed, observation_key=observation_key)
 
     def action_name(self, action: int) -> str:
@@ -258,35 +253,7 @@ class CatanState(State):
         return new
 
     def returns(self) -> np.ndarray:
-        n = self.game.num_players
-        out = np.zeros(n, dtype=np.float64)
-        if self.s[E.G_PHASE] != E.PH_OVER:
-            return out
-        points = np.array([self.victory_points(p) for p in range(n)], dtype=np.float64)
-        winner = int(self.s[E.G_WINNER])
-        mode = self.game.options.returns
-        share = np.minimum(points / self.game.options.vp_to_win, 1.0)
-        if mode == "vp":
-            return share
-        if mode in ("win", "win_vp"):
-            if winner >= 0:
-                out[winner] = 1.0
-            else:  # turn limit: the leaders share the win
-                leaders = points == points.max()
-                out[leaders] = 1.0 / leaders.sum()
-            if mode == "win_vp":  # a loser with 8 points ends better off than one with 3
-                out = (1.0 - WIN_VP_POINTS_SHARE) * out + WIN_VP_POINTS_SHARE * share
-            return out
-        # rank: 1 for first .. 0 for last; ties share the average of their places; a winner ranks first
-        key = points.copy()
-        if winner >= 0:
-            key[winner] = np.inf
-        for p in range(n):
-            better = np.sum(key > key[p])
-            tied = np.sum(key == key[p])
-            place = better + (tied - 1) / 2.0
-            out[p] = 1.0 - place / (n - 1)
-        return out
+        return final_returns(self.s, self.game.options.returns)
 
     # ------------------------------------------------------------------ queries for tools and bots
     @property
@@ -371,8 +338,6 @@ class CatanState(State):
         None otherwise (the generic path)."""
         if seat < 0 or seat != self.current_player:
             return None
-        from boardzero.games.catan.batched import afterstates_of_array
-
         return afterstates_of_array(self.game, self.s, observation_key, row)
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
