@@ -140,6 +140,10 @@ class CatanView:
         """The hex under the robber."""
         return int(self._s[L.G_ROBBER])
 
+    def last_settlement(self) -> int | None:
+        """The intersection of the last setup settlement (its road goes next to it), None before the first."""
+        return _seat_or_none(self._s[L.G_LAST_SETTLEMENT])
+
     def buildings(self, seat: int) -> Buildings:
         owners, levels = self.node_owners(), self.node_levels()
         mine = owners == seat
