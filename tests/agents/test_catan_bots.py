@@ -40,7 +40,7 @@ class Checked:
 
 
 def hex_pips(state, node: int) -> float:
-    return float(node_production(state.s)[node].sum())
+    return float(node_production(state.view)[node].sum())
 
 
 @pytest.mark.parametrize("players,specs", [(3, ["heuristic", "weighted", "random"]), (2, ["weighted", "heuristic"])])
@@ -65,11 +65,11 @@ def test_heuristic_places_the_first_settlement_on_a_high_production_node():
         game = make("catan", players=4)
         state = game.new_state(seed=seed)
         action = HeuristicAgent(game).act(SeatView(state, 0), np.random.default_rng(0))
-        pips = node_production(state.s).sum(axis=1)
+        pips = node_production(state.view).sum(axis=1)
         assert action < E.A_CITY
         best = sorted(pips[a] for a in state.legal_actions())[-1]
         assert pips[action] >= best - 2, f"board {seed}: {pips[action]} pips chosen, {best} available"
-        assert np.count_nonzero(node_production(state.s)[action]) >= 2  # more than one resource
+        assert np.count_nonzero(node_production(state.view)[action]) >= 2  # more than one resource
 
 
 def _spot_two_away(node: int) -> tuple[int, int]:

@@ -12,7 +12,8 @@
 
 Both see only a ``SeatView``. The heuristic reads ``view.sample_state(rng)``
 (a full state consistent with what its seat knows: its own hand is exact,
-opponents' hidden cards are redrawn) and uses only public facts about the
+opponents' hidden cards are redrawn) through its named views (``state.view``:
+hands, buildings, awards, phase) and uses only public facts about the
 opponents (points, card counts, buildings), plus what it knows for sure of
 their hands.
 """
@@ -25,17 +26,48 @@ from boardzero.agents.base import Agent
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
-from boardzero.games.catan import engine as E
 from boardzero.games.catan import explain
+from boardzero.games.catan.actions import (
+    A_BUY_DEV,
+    A_CITY,
+    A_DISCARD,
+    A_END_TURN,
+    A_KNIGHT,
+    A_MONOPOLY,
+    A_PLAY_ROAD_BUILDING,
+    A_PLAY_YOP,
+    A_ROAD,
+    A_ROBBER,
+    A_ROLL,
+    A_SETTLEMENT,
+    A_TRADE,
+    A_VICTIM,
+    A_YOP,
+)
+from boardzero.games.catan.offsets import (
+    COST_CITY,
+    COST_DEV,
+    COST_ROAD,
+    COST_SETTLEMENT,
+    PH_DISCARD,
+    PH_PRE_ROLL,
+    PH_ROAD_BUILDING,
+    PH_ROBBER,
+    PH_SETUP_ROAD,
+    PH_SETUP_SETTLEMENT,
+    PH_VICTIM,
+    PH_YEAR_OF_PLENTY,
+)
+from boardzero.games.catan.view import CatanView
 from boardzero.games.catan.topology import EDGE_NODES, HEX_NODES, NODE_EDGES, NODE_HEXES, NODE_NODES
 
 WOOD, BRICK, SHEEP, WHEAT, ORE = range(5)
 PIPS = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64)  # dots on a number token, by number
 COSTS = {
-    "city": np.array(E.COST_CITY, dtype=np.int64),
-    "settlement": np.array(E.COST_SETTLEMENT, dtype=np.int64),
-    "dev": np.array(E.COST_DEV, dtype=np.int64),
-    "road": np.array(E.COST_ROAD, dtype=np.int64),
+    "city": np.array(COST_CITY, dtype=np.int64),
+    "settlement": np.array(COST_SETTLEMENT, dtype=np.int64),
+    "dev": np.array(COST_DEV, dtype=np.int64),
+    "road": np.array(COST_ROAD, dtype=np.int64),
 }
 # How much one pip of each resource is worth when judging a spot (wood, brick, sheep, wheat, ore).
 RESOURCE_WEIGHT = np.array([1.0, 1.0, 0.8, 1.15, 1.05])
@@ -84,11 +116,11 @@ class WeightedAgent(Agent):
 
 
 # ----------------------------------------------------------------------------- board knowledge
-def node_production(s: np.ndarray) -> np.ndarray:
+def node_production(view: CatanView) -> np.ndarray:
     """float[54, 5]: pips of each resource around each intersection (the robber ignored)."""
     prod = np.zeros((54, 5))
-    res = s[E.HEX_RES:E.HEX_RES + 19]
-    pips = PIPS[s[E.HEX_NUM:E.HEX_NUM + 19]]
+    res = view.hex_resources()
+    pips = PIPS[view.hex_numbers()]
     for k in range(3):
         hexes = NODE_HEXES[:, k]
         ok = hexes >= 0
@@ -98,11 +130,6 @@ def node_production(s: np.ndarray) -> np.ndarray:
     return prod
 
 
-def _hand(s: np.ndarray, p: int) -> np.ndarray:
-    b = E.pb(p) + E.P_HAND
-    return s[b:b + 5].astype(np.int64)
-
-
 def _missing(hand: np.ndarray, cost: np.ndarray) -> int:
     return int(np.maximum(cost - hand, 0).sum())
 
@@ -110,25 +137,28 @@ def _missing(hand: np.ndarray, cost: np.ndarray) -> int:
 class _Position:
     """What the heuristic works out once per decision from the sampled state."""
 
-    def __init__(self, s: np.ndarray, seat: int):
-        self.s = s
+    def __init__(self, view: CatanView, seat: int):
+        self.view = view
         self.seat = seat
-        self.n = int(s[E.G_NUM_PLAYERS])
-        self.phase = int(s[E.G_PHASE])
-        self.hand = _hand(s, seat)
-        self.base = E.pb(seat)
-        self.owner = s[E.NODE_OWNER:E.NODE_OWNER + 54]
-        self.level = s[E.NODE_LEVEL:E.NODE_LEVEL + 54]
-        self.edge_owner = s[E.EDGE_OWNER:E.EDGE_OWNER + 72]
-        self.robber = int(s[E.G_ROBBER])
-        self.prod = node_production(s)  # [54, 5]
+        self.n = view.num_players
+        self.phase = view.phase_id
+        self.hand = view.hand(seat)
+        self.pieces = view.pieces_left(seat)
+        self.awards = view.awards()
+        self.owner = view.node_owners()
+        self.level = view.node_levels()
+        self.edge_owner = view.edge_owners()
+        self.hex_resource = view.hex_resources()
+        self.hex_number = view.hex_numbers()
+        self.robber = view.robber()
+        self.prod = node_production(view)  # [54, 5]
         mine = self.owner == seat
         self.my_prod = (self.prod[mine] * self.level[mine, None]).sum(axis=0)  # [5]
-        self.rates = np.array([E.trade_rate(s, seat, r) for r in range(5)], dtype=np.int64)
-        self.visible_vp = np.array([E.victory_points(s, p, False) for p in range(self.n)], dtype=np.int64)
-        self.my_vp = int(E.victory_points(s, seat, True))
-        self.cards = np.array([s[E.pb(p) + E.P_CARDS] for p in range(self.n)], dtype=np.int64)
-        self.bank = s[E.BANK:E.BANK + 5].astype(np.int64)
+        self.rates = np.array([view.trade_rate(seat, r) for r in range(5)], dtype=np.int64)
+        self.visible_vp = np.array([view.victory_points(p, hidden=False) for p in range(self.n)], dtype=np.int64)
+        self.my_vp = view.victory_points(seat, hidden=True)
+        self.cards = np.array([view.card_count(p) for p in range(self.n)], dtype=np.int64)
+        self.bank = view.bank()
         self._node_values = None
 
     # -- values of places
@@ -143,9 +173,9 @@ class _Position:
         if self._node_values is not None:
             return self._node_values
         prod = self.prod.copy()
-        if self.phase not in (E.PH_SETUP_SETTLEMENT, E.PH_SETUP_ROAD):
+        if self.phase not in (PH_SETUP_SETTLEMENT, PH_SETUP_ROAD):
             for n in HEX_NODES[self.robber]:  # a robbed hex produces for now, but less surely
-                r = self.s[E.HEX_RES + self.robber]
+                r = self.hex_resource[self.robber]
                 if r < 5:
                     prod[n, r] *= 0.6
         weight = self.resource_weight()
@@ -153,7 +183,7 @@ class _Position:
         lacking = self.my_prod < 0.5
         value += (prod[:, lacking] > 0).sum(axis=1) * 2.5  # a resource this seat does not produce yet
         value += (prod > 0).sum(axis=1) * 0.6  # diversity of the spot itself
-        ports = self.s[E.NODE_PORT:E.NODE_PORT + 54]
+        ports = self.view.node_harbours()
         for n in np.flatnonzero(ports >= 0):
             kind = int(ports[n])
             if kind == 5:
@@ -167,7 +197,7 @@ class _Position:
         prod = self.prod[node].copy()
         for h in NODE_HEXES[node]:
             if h == self.robber:
-                r = self.s[E.HEX_RES + h]
+                r = self.hex_resource[h]
                 if r < 5:
                     prod[r] *= 0.6
         return float(prod @ self.resource_weight())
@@ -183,7 +213,7 @@ class _Position:
         return reach
 
     def spot_free(self, node: int) -> bool:
-        return bool(E.node_free_for_settlement(self.s, node))
+        return self.view.node_free(node)
 
     def road_target_value(self, edge: int, max_depth: int = 3) -> float:
         """Best discounted value of a free settlement spot reached through a first road on ``edge``."""
@@ -216,7 +246,7 @@ class _Position:
 
     def open_spots(self) -> list[int]:
         """Free intersections touching this seat's roads: where a settlement could go now."""
-        return [n for n in range(54) if E.settlement_ok(self.s, n, self.seat)]
+        return [n for n in range(54) if self.view.settlement_ok(n, self.seat)]
 
     # -- opponents
     def leader_weights(self) -> np.ndarray:
@@ -247,26 +277,26 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         state = view.sample_state(rng)
-        pos = _Position(state.s, view.seat)
+        pos = _Position(state.view, view.seat)
         choice = self.choose(pos, legal)
         return choice if choice in legal else legal[0]
 
     # -- dispatch by phase
     def choose(self, pos: _Position, legal: list[int]) -> int:
         ph = pos.phase
-        if ph == E.PH_SETUP_SETTLEMENT:
+        if ph == PH_SETUP_SETTLEMENT:
             return self.setup_settlement(pos, legal)
-        if ph == E.PH_SETUP_ROAD or ph == E.PH_ROAD_BUILDING:
-            return self.best_road(pos, [a for a in legal if E.A_ROAD <= a < E.A_ROBBER])
-        if ph == E.PH_DISCARD:
+        if ph == PH_SETUP_ROAD or ph == PH_ROAD_BUILDING:
+            return self.best_road(pos, [a for a in legal if A_ROAD <= a < A_ROBBER])
+        if ph == PH_DISCARD:
             return self.discard(pos, legal)
-        if ph == E.PH_ROBBER:
+        if ph == PH_ROBBER:
             return self.robber(pos, legal)
-        if ph == E.PH_VICTIM:
+        if ph == PH_VICTIM:
             return self.victim(pos, legal)
-        if ph == E.PH_YEAR_OF_PLENTY:
+        if ph == PH_YEAR_OF_PLENTY:
             return self.year_of_plenty_pick(pos, legal)
-        if ph == E.PH_PRE_ROLL:
+        if ph == PH_PRE_ROLL:
             return self.pre_roll(pos, legal)
         return self.main(pos, legal)
 
@@ -275,7 +305,7 @@ class HeuristicAgent(Agent):
         values = pos.node_values()
         # a little lookahead: good free spots two roads away make a place more valuable
         def score(a: int) -> float:
-            n = a - E.A_SETTLEMENT
+            n = a - A_SETTLEMENT
             near = [values[w2] for w in NODE_NODES[n] if w >= 0 for w2 in NODE_NODES[w]
                     if w2 >= 0 and w2 != n and pos.spot_free(w2)]
             return values[n] + 0.08 * (max(near) if near else 0.0)
@@ -286,7 +316,7 @@ class HeuristicAgent(Agent):
         """The road toward the best free spot; ties broken toward a longer road."""
         if not roads:
             raise ValueError("no road to choose")
-        scores = [pos.road_target_value(a - E.A_ROAD) for a in roads]
+        scores = [pos.road_target_value(a - A_ROAD) for a in roads]
         if max(scores) <= 0:
             return self._longest_road_extension(pos, roads)[0]
         return roads[int(np.argmax(scores))]
@@ -294,12 +324,8 @@ class HeuristicAgent(Agent):
     def _longest_road_extension(self, pos: _Position, roads: list[int]) -> tuple[int, int]:
         """(road, resulting road length) of the road that lengthens this seat's longest road most."""
         best, best_len = roads[0], -1
-        s = pos.s.copy()
         for a in roads:
-            e = a - E.A_ROAD
-            s[E.EDGE_OWNER + e] = pos.seat
-            length = int(E.longest_road(s, pos.seat))
-            s[E.EDGE_OWNER + e] = -1
+            length = pos.view.longest_road(pos.seat, with_edge=a - A_ROAD)
             if length > best_len:
                 best, best_len = a, length
         return best, best_len
@@ -311,7 +337,7 @@ class HeuristicAgent(Agent):
         weight = pos.resource_weight()
 
         def surplus(a: int) -> tuple[float, float]:
-            r = a - E.A_DISCARD
+            r = a - A_DISCARD
             return (hand[r] - keep[r], -weight[r])
 
         return max(legal, key=surplus)
@@ -319,10 +345,9 @@ class HeuristicAgent(Agent):
     def _keep_vector(self, pos: _Position) -> np.ndarray:
         """The cards worth keeping: what the builds this seat can aim for need."""
         keep = np.zeros(5, dtype=np.int64)
-        b = pos.base
-        if pos.s[b + E.P_CITIES_LEFT] > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+        if pos.pieces.cities > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
             keep = np.maximum(keep, COSTS["city"])
-        if pos.s[b + E.P_SETTLEMENTS_LEFT] > 0:
+        if pos.pieces.settlements > 0:
             keep = np.maximum(keep, COSTS["settlement"])
         return np.maximum(keep, COSTS["dev"])
 
@@ -330,8 +355,8 @@ class HeuristicAgent(Agent):
         weights = pos.leader_weights()
 
         def score(a: int) -> float:
-            h = a - E.A_ROBBER
-            num = pos.s[E.HEX_NUM + h]
+            h = a - A_ROBBER
+            num = pos.hex_number[h]
             value = 0.0
             for n in HEX_NODES[h]:
                 o = pos.owner[n]
@@ -344,35 +369,34 @@ class HeuristicAgent(Agent):
         return max(legal, key=score)
 
     def victim(self, pos: _Position, legal: list[int]) -> int:
-        return max(legal, key=lambda a: (pos.visible_vp[a - E.A_VICTIM], pos.cards[a - E.A_VICTIM]))
+        return max(legal, key=lambda a: (pos.visible_vp[a - A_VICTIM], pos.cards[a - A_VICTIM]))
 
     def year_of_plenty_pick(self, pos: _Position, legal: list[int]) -> int:
         target = self._target(pos)
         if target is not None:
             need = np.maximum(COSTS[target] - pos.hand, 0)
-            wanted = [a for a in legal if need[a - E.A_YOP] > 0]
+            wanted = [a for a in legal if need[a - A_YOP] > 0]
             if wanted:
-                return max(wanted, key=lambda a: need[a - E.A_YOP])
+                return max(wanted, key=lambda a: need[a - A_YOP])
         weight = pos.resource_weight()
-        return max(legal, key=lambda a: weight[a - E.A_YOP] / (1 + pos.hand[a - E.A_YOP]))
+        return max(legal, key=lambda a: weight[a - A_YOP] / (1 + pos.hand[a - A_YOP]))
 
     # -- the turn
     def pre_roll(self, pos: _Position, legal: list[int]) -> int:
-        if E.A_KNIGHT in legal and self._knight_worth_playing(pos, before_roll=True):
-            return E.A_KNIGHT
-        return E.A_ROLL
+        if A_KNIGHT in legal and self._knight_worth_playing(pos, before_roll=True):
+            return A_KNIGHT
+        return A_ROLL
 
     def _robber_hurts_me(self, pos: _Position) -> bool:
-        return bool(np.any(pos.owner[HEX_NODES[pos.robber]] == pos.seat)) and pos.s[E.HEX_NUM + pos.robber] > 0
+        return bool(np.any(pos.owner[HEX_NODES[pos.robber]] == pos.seat)) and pos.hex_number[pos.robber] > 0
 
     def _knight_worth_playing(self, pos: _Position, before_roll: bool) -> bool:
-        s, b = pos.s, pos.base
         if self._robber_hurts_me(pos):
             return True
-        holder = int(s[E.G_LARGEST_ARMY])
-        mine = int(s[b + E.P_KNIGHTS])
+        holder = pos.awards.largest_army_holder
+        mine = pos.awards.knights[pos.seat]
         if holder != pos.seat:
-            best_other = max((int(s[E.pb(p) + E.P_KNIGHTS]) for p in range(pos.n) if p != pos.seat), default=0)
+            best_other = max((pos.awards.knights[p] for p in range(pos.n) if p != pos.seat), default=0)
             if mine + 1 >= 3 and mine + 1 > best_other:
                 return True  # takes largest army
             if mine + 1 >= best_other:
@@ -385,10 +409,10 @@ class HeuristicAgent(Agent):
         winning = self._winning_move(pos, legal)
         if winning is not None:
             return winning
-        cities = [a for a in legal if E.A_CITY <= a < E.A_ROAD]
+        cities = [a for a in legal if A_CITY <= a < A_ROAD]
         if cities:
-            return max(cities, key=lambda a: pos.city_value(a - E.A_CITY))
-        settlements = [a for a in legal if a < E.A_CITY]
+            return max(cities, key=lambda a: pos.city_value(a - A_CITY))
+        settlements = [a for a in legal if A_SETTLEMENT <= a < A_CITY]
         if settlements:
             values = pos.node_values()
             return max(settlements, key=lambda a: values[a])
@@ -398,35 +422,32 @@ class HeuristicAgent(Agent):
         trade = self._trade(pos, legal)
         if trade is not None:
             return trade
-        if E.A_BUY_DEV in legal_set:
+        if A_BUY_DEV in legal_set:
             # buying whenever nothing better is affordable beat saving the cards for a near city or
             # settlement: 51 % against 47 % for the saving variant, 2000 two-player games each
-            return E.A_BUY_DEV
+            return A_BUY_DEV
         road = self._useful_road(pos, legal)
         if road is not None:
             return road
-        return E.A_END_TURN if E.A_END_TURN in legal_set else legal[0]
+        return A_END_TURN if A_END_TURN in legal_set else legal[0]
 
     def _winning_move(self, pos: _Position, legal: list[int]) -> int | None:
         """A road or knight that reaches the winning points now (longest road / largest army)."""
-        if pos.my_vp < int(pos.s[E.G_VP_TO_WIN]) - 2:
+        if pos.my_vp < pos.view.vp_to_win - 2:
             return None
         for a in legal:
-            if E.A_ROAD <= a < E.A_ROBBER or a == E.A_KNIGHT:
-                s = pos.s.copy()
-                E.apply_action(s, a)
-                if s[E.G_WINNER] == pos.seat:
+            if A_ROAD <= a < A_ROBBER or a == A_KNIGHT:
+                if pos.view.after(a).winner == pos.seat:
                     return a
         return None
 
     def _target(self, pos: _Position) -> str | None:
         """The build to save for: a city if one can go up, else a settlement where there is a spot."""
-        s, b = pos.s, pos.base
-        if s[b + E.P_CITIES_LEFT] > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+        if pos.pieces.cities > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
             city_gap = _missing(pos.hand, COSTS["city"])
         else:
             city_gap = 99
-        if s[b + E.P_SETTLEMENTS_LEFT] > 0 and pos.open_spots():
+        if pos.pieces.settlements > 0 and pos.open_spots():
             settle_gap = _missing(pos.hand, COSTS["settlement"])
         else:
             settle_gap = 99
@@ -436,22 +457,21 @@ class HeuristicAgent(Agent):
 
     def _trade(self, pos: _Position, legal: list[int]) -> int | None:
         """A bank or harbour trade that brings a city, a settlement or a card within reach this turn."""
-        trades = [a for a in legal if E.A_TRADE <= a < E.A_BUY_DEV]
+        trades = [a for a in legal if A_TRADE <= a < A_BUY_DEV]
         if not trades:
             return None
-        turn = int(pos.s[E.G_TURN])
+        turn = pos.view.turn
         if self._trades[0] == turn and self._trades[1] >= 6:
             return None
         targets = []
-        s, b = pos.s, pos.base
-        if s[b + E.P_CITIES_LEFT] > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+        if pos.pieces.cities > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
             targets.append("city")
-        if s[b + E.P_SETTLEMENTS_LEFT] > 0 and pos.open_spots():
+        if pos.pieces.settlements > 0 and pos.open_spots():
             targets.append("settlement")
-        if s[E.DECK:E.DECK + 5].sum() > 0:
+        if pos.view.deck_size() > 0:
             targets.append("dev")
         too_many = pos.hand.sum() > 7
-        if not targets and too_many and s[b + E.P_ROADS_LEFT] > 0:
+        if not targets and too_many and pos.pieces.roads > 0:
             targets.append("road")
         for target in targets:
             cost = COSTS[target]
@@ -474,65 +494,62 @@ class HeuristicAgent(Agent):
         return None
 
     def _useful_road(self, pos: _Position, legal: list[int]) -> int | None:
-        roads = [a for a in legal if E.A_ROAD <= a < E.A_ROBBER]
+        roads = [a for a in legal if A_ROAD <= a < A_ROBBER]
         if not roads:
             return None
-        s, b = pos.s, pos.base
         spots = pos.open_spots()
-        if s[b + E.P_SETTLEMENTS_LEFT] > 0 and (not spots or pos.hand.sum() > 7 or
+        if pos.pieces.settlements > 0 and (not spots or pos.hand.sum() > 7 or
                                                 (pos.hand[WOOD] >= 2 and pos.hand[BRICK] >= 2)):
-            scores = [pos.road_target_value(a - E.A_ROAD) for a in roads]
+            scores = [pos.road_target_value(a - A_ROAD) for a in roads]
             best = int(np.argmax(scores))
             if scores[best] > 0 and (not spots or scores[best] > max(pos.node_values()[spots])):
                 return roads[best]
         # longest road: worth two points when it takes or keeps the card
         road, length = self._longest_road_extension(pos, roads)
-        holder = int(s[E.G_LONGEST_ROAD])
-        mine = int(s[b + E.P_ROAD_LEN])
-        others = max((int(s[E.pb(p) + E.P_ROAD_LEN]) for p in range(pos.n) if p != pos.seat), default=0)
+        holder = pos.awards.longest_road_holder
+        mine = pos.awards.road_lengths[pos.seat]
+        others = max((pos.awards.road_lengths[p] for p in range(pos.n) if p != pos.seat), default=0)
         if length > mine and holder != pos.seat and length >= 5 and length > others:
             return road
         if length > mine and holder != pos.seat and mine >= 3 and length >= others and pos.hand.sum() > 7:
             return road
-        if pos.hand.sum() > 7 and pos.s[b + E.P_ROADS_LEFT] > 3 and length > mine:
+        if pos.hand.sum() > 7 and pos.pieces.roads > 3 and length > mine:
             return road
         return None
 
     def _dev_card_play(self, pos: _Position, legal_set: set[int]) -> int | None:
-        if E.A_KNIGHT in legal_set and self._knight_worth_playing(pos, before_roll=False):
-            return E.A_KNIGHT
-        if E.A_PLAY_ROAD_BUILDING in legal_set:
-            s, b = pos.s, pos.base
-            if s[b + E.P_SETTLEMENTS_LEFT] > 0 or s[b + E.P_ROADS_LEFT] >= 2:
-                return E.A_PLAY_ROAD_BUILDING
-        if E.A_PLAY_YOP in legal_set:
+        if A_KNIGHT in legal_set and self._knight_worth_playing(pos, before_roll=False):
+            return A_KNIGHT
+        if A_PLAY_ROAD_BUILDING in legal_set:
+            if pos.pieces.settlements > 0 or pos.pieces.roads >= 2:
+                return A_PLAY_ROAD_BUILDING
+        if A_PLAY_YOP in legal_set:
             target = self._target(pos)
             gaps = [_missing(pos.hand, COSTS[t]) for t in ("city", "settlement", "dev")]
             if (target is not None and _missing(pos.hand, COSTS[target]) <= 2) or min(gaps) <= 2:
-                return E.A_PLAY_YOP
-        monopolies = [a for a in legal_set if E.A_MONOPOLY <= a < E.A_TRADE]
+                return A_PLAY_YOP
+        monopolies = [a for a in legal_set if A_MONOPOLY <= a < A_TRADE]
         if monopolies:
             gain = self._monopoly_gains(pos)
-            a = max(monopolies, key=lambda a: gain[a - E.A_MONOPOLY])
-            if gain[a - E.A_MONOPOLY] >= 3.0:
+            a = max(monopolies, key=lambda a: gain[a - A_MONOPOLY])
+            if gain[a - A_MONOPOLY] >= 3.0:
                 return a
         return None
 
     def _monopoly_gains(self, pos: _Position) -> np.ndarray:
         """Expected cards of each resource a monopoly would take, from what this seat knows of the hands."""
-        s = pos.s
         gains = np.zeros(5)
         target = self._target(pos)
         need = np.maximum(COSTS[target] - pos.hand, 0) if target else np.zeros(5)
         for p in range(pos.n):
             if p == pos.seat:
                 continue
-            known = np.array([s[E.kn(pos.seat, p, r)] for r in range(5)], dtype=np.float64)
+            known = pos.view.known_hand(pos.seat, p).astype(np.float64)
             unknown = max(float(pos.cards[p] - known.sum()), 0.0)
             gains += known + unknown / 5.0
         return gains * (1.0 + 0.3 * (need > 0))
 
 
 def _decode_trade(a: int) -> tuple[int, int]:
-    g, r = divmod(a - E.A_TRADE, 4)
+    g, r = divmod(a - A_TRADE, 4)
     return g, (r + 1 if r >= g else r)

@@ -16,7 +16,7 @@ from boardzero.games.catan import (
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import testing as T
 from boardzero.games.catan.board import TILES, TOKENS, beginner_board, random_board, red_numbers_apart
-from boardzero.games.catan.topology import HEX_NEIGHBOURS, NUM_EDGES, NUM_HEXES, NUM_NODES
+from boardzero.games.catan.topology import HEX_NEIGHBOURS, NODE_NODES, NUM_EDGES, NUM_HEXES, NUM_NODES
 
 A = action_id
 
@@ -348,12 +348,12 @@ def test_rich_observation_counts_pips_and_production_around_intersections():
 def test_rich_observation_marks_where_each_seat_can_settle_now_and_after_one_road():
     state = T.give(T.scenario(players=2), 0, wood=2, brick=2, sheep=1, wheat=1)
     T.settlement(state, 0, 12)
-    a = int(next(n for n in E.NODE_NODES[12] if n >= 0))
+    a = int(next(n for n in NODE_NODES[12] if n >= 0))
     T.road_path(state, 0, [12, a])
     _, nodes, seats, own = _rich_parts(state, 0)
     legal_now = {n for n in range(54) if state.legal_mask()[A("settlement", node=n)]}
     assert {int(n) for n in np.flatnonzero(nodes[:, 6])} == legal_now == set()  # next to a, too close to 12
-    after_one = {int(n) for n in E.NODE_NODES[a] if n >= 0 and n != 12}
+    after_one = {int(n) for n in NODE_NODES[a] if n >= 0 and n != 12}
     assert {int(n) for n in np.flatnonzero(nodes[:, 8])} == after_one
     assert seats[0, 7] == pytest.approx(len(after_one) / 10)
     assert own.tolist() == [1.0, 1.0, 0.0, 0.0]  # pays for a road and a settlement, not a city or a card

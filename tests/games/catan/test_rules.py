@@ -14,6 +14,7 @@ from boardzero.core.registry import make
 from boardzero.games.catan import action_id as A
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import testing as T
+from boardzero.games.catan.topology import NODE_EDGES
 
 LONG_ROAD = [7, 3, 0, 4, 1, 5, 2, 6, 10]  # 8 paths along the top coast
 FIVE_A = [33, 38, 43, 47, 51, 48]  # 5 paths along the bottom coast
@@ -40,7 +41,7 @@ def test_setup_snake_order_distance_rule_and_second_settlement_yields():
         state.apply(A("settlement", node=node))
         roads = state.legal_actions()
         assert all(E.A_ROAD <= a < E.A_ROBBER for a in roads)
-        assert {int(a - E.A_ROAD) for a in roads} <= {int(e) for e in E.NODE_EDGES[node] if e >= 0}
+        assert {int(a - E.A_ROAD) for a in roads} <= {int(e) for e in NODE_EDGES[node] if e >= 0}
         state.apply(roads[0])
     assert seats == [0, 1, 2, 2, 1, 0]
     assert state.current_player == 0 and state.phase == E.PH_PRE_ROLL

@@ -30,14 +30,13 @@ Fast paths for bots and benchmarks (all operate on the engine's int32 state arra
 
 For bots: an agent gets a ``SeatView``; ``view.sample_state(rng)`` is a ``CatanState``
 consistent with what the seat knows (its own hand and cards exact, opponents' hidden
-cards redrawn; ~tens of microseconds). Read it with ``state.hand(p)``, ``state.dev_cards(p)``,
-``state.victory_points(p)``, ``state.board_arrays()`` (terrain, numbers), ``state.phase``
-(``engine.PH_*``), or the array ``state.s`` with the offsets of ``engine`` (``NODE_OWNER``,
-``EDGE_OWNER``, ``pb(p) + P_HAND`` ...) and the compiled helpers ``engine.trade_rate(s, p, r)``,
-``engine.settlement_ok(s, node, p)``, ``engine.road_ok(s, edge, p)``, ``engine.longest_road(s, p)``;
-static tables (``NODE_HEXES``, ``NODE_EDGES``, ``EDGE_NODES``, ``HEX_NODES``, ...) are in
-``topology``. ``state.describe(a)`` names an action for people. Seat-relative observations
-(``view.observation``) are for networks.
+cards redrawn; ~tens of microseconds). Read it by name through ``state.view`` (a ``view.CatanView``:
+``hand(p)``, ``dev_cards(p)``, ``buildings(p)``, ``pieces_left(p)``, ``bank()``, ``robber()``,
+``awards()``, ``phase()``, ``known_hand(observer, p)``, ``victory_points(p)``, ``settlement_ok``,
+``road_ok``, ``longest_road`` ...); the array's offsets (``offsets``) stay inside the engine, and
+compiled code reads through ``fields``. Static tables (``NODE_HEXES``, ``NODE_EDGES``, ``EDGE_NODES``,
+``HEX_NODES``, ...) are in ``topology``; action ids (``A_ROAD``, ...) in ``actions``. ``state.describe(a)``
+names an action for people. Seat-relative observations (``view.observation``) are for networks.
 """
 
 from boardzero.core.jit_cache import stamp_with_package_sources

@@ -23,6 +23,26 @@ from __future__ import annotations
 
 from boardzero.games.catan import engine as E
 from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
+from boardzero.games.catan.offsets import (  # noqa: F401  (the first id of each kind, for code that works with ids)
+    A_BUY_DEV,
+    A_CITY,
+    A_DISCARD,
+    A_END_TURN,
+    A_KNIGHT,
+    A_MONOPOLY,
+    A_PLAY_ROAD_BUILDING,
+    A_PLAY_YOP,
+    A_ROAD,
+    A_ROBBER,
+    A_ROLL,
+    A_SETTLEMENT,
+    A_TRADE,
+    A_VICTIM,
+    A_YOP,
+    O_DEV,
+    O_DICE,
+    O_STEAL,
+)
 from boardzero.games.catan.topology import EDGE_NODES, NODE_HEXES
 
 DEV_NAMES = ("knight", "victory point", "road building", "year of plenty", "monopoly")

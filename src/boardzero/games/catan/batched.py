@@ -26,7 +26,10 @@ from numba import njit
 from boardzero.core.batched import Afterstates, check_batch_size
 from boardzero.core.errors import ConfigError
 from boardzero.games.catan import engine as E
+from boardzero.games.catan import fields as F
 from boardzero.games.catan import observe as O
+from boardzero.games.catan.offsets import NUM_ACTIONS, PH_DEV_DRAW, PH_DICE, PH_OVER, PH_STEAL, STATE_SIZE
+from boardzero.games.catan.returns import final_returns
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -48,8 +51,8 @@ def _uniform(streams, i):
 def _resolve_chance(s, streams, i, ids, probs):
     """Draw chance outcomes from game ``i``'s stream until a seat decides or the game is over."""
     while True:
-        ph = s[E.G_PHASE]
-        if ph != E.PH_DICE and ph != E.PH_DEV_DRAW and ph != E.PH_STEAL:
+        ph = F.phase(s)
+        if ph != PH_DICE and ph != PH_DEV_DRAW and ph != PH_STEAL:
             return
         c = E.chance_outcomes(s, ids, probs)
         u = _uniform(streams, i)
@@ -65,7 +68,7 @@ def _resolve_chance(s, streams, i, ids, probs):
 
 @njit(cache=True)
 def _step_batch(states, actions, masks, obs, seats, done, encode_obs, streams):
-    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
     ids = np.empty(11, dtype=np.int64)
     probs = np.empty(11, dtype=np.float64)
     for i in range(states.shape[0]):
@@ -73,7 +76,7 @@ def _step_batch(states, actions, masks, obs, seats, done, encode_obs, streams):
         if actions[i] >= 0:
             E.apply_action(s, actions[i])
             _resolve_chance(s, streams, i, ids, probs)
-        done[i] = s[E.G_PHASE] == E.PH_OVER
+        done[i] = F.phase(s) == PH_OVER
         if done[i]:
             continue
         _fill(s, i, buf, masks, obs, seats, encode_obs, False)
@@ -84,14 +87,14 @@ def _start(states, i, streams, masks, obs, seats, encode_obs):
     """Resolve any chance at the start of game ``i`` and describe it."""
     ids = np.empty(11, dtype=np.int64)
     probs = np.empty(11, dtype=np.float64)
-    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
     _resolve_chance(states[i], streams, i, ids, probs)
     _fill(states[i], i, buf, masks, obs, seats, encode_obs, True)
 
 
 @njit(cache=True)
 def _fill(s, i, buf, masks, obs, seats, encode_obs, static):
-    seat = s[E.G_DECIDER]
+    seat = F.decider(s)
     seats[i] = seat
     masks[i, :] = False
     c = E.legal_actions(s, buf)
@@ -112,13 +115,13 @@ def _encode(s, seat, out, static, encoding):
 @njit(cache=True)
 def _afterstates(states, rows, out_obs, out_row, out_action, out_over, encoding):
     """The mover's observation after each legal move of the games in ``rows``; returns how many."""
-    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
     after = np.empty(states.shape[1], dtype=states.dtype)
     k = 0
     for j in range(rows.shape[0]):
         i = rows[j]
         s = states[i]
-        seat = s[E.G_DECIDER]
+        seat = F.decider(s)
         c = E.legal_actions(s, buf)
         for m in range(c):
             after[:] = s
@@ -126,7 +129,7 @@ def _afterstates(states, rows, out_obs, out_row, out_action, out_over, encoding)
             _encode(after, seat, out_obs[k], True, encoding)
             out_row[k] = i
             out_action[k] = buf[m]
-            out_over[k] = after[E.G_PHASE] == E.PH_OVER
+            out_over[k] = F.phase(after) == PH_OVER
             k += 1
     return k
 
@@ -160,9 +163,9 @@ class BatchedCatan:
         self.validate = validate
         self.seed = int(seed)
         self.games_started = 0
-        self.states = np.zeros((batch_size, E.STATE_SIZE), dtype=np.int32)  # [B, STATE_SIZE]
+        self.states = np.zeros((batch_size, STATE_SIZE), dtype=np.int32)  # [B, STATE_SIZE]
         self.streams = np.zeros(batch_size, dtype=np.uint64)  # [B] splitmix64 state of each game's chance draws
-        self.masks = np.zeros((batch_size, E.NUM_ACTIONS), dtype=np.bool_)  # [B, A]
+        self.masks = np.zeros((batch_size, NUM_ACTIONS), dtype=np.bool_)  # [B, A]
         self.obs = np.zeros((batch_size, self.width if observations else 1), dtype=np.float32)  # [B, F]
         self.seats = np.zeros(batch_size, dtype=np.int64)  # [B]
         self.done = np.zeros(batch_size, dtype=np.bool_)  # [B]
@@ -214,14 +217,8 @@ class BatchedCatan:
         return Afterstates(obs=obs, row=row, action=action, terminal=terminal, returns=returns)
 
     def final_returns(self, row: np.ndarray) -> np.ndarray:
-        return final_returns(self.game, row)
-
-
-def final_returns(game, row: np.ndarray) -> np.ndarray:
-    """The returns of a finished game's state array."""
-    from boardzero.games.catan.game import CatanState
-
-    return CatanState(game, row.copy(), None).returns()
+        """The returns of a finished game's state array."""
+        return final_returns(row, self.game.options.returns)
 
 
 def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0) -> Afterstates | None:
@@ -230,7 +227,7 @@ def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0
     encoding = _ENCODINGS.get(observation_key, 0)
     if not encoding:
         return None
-    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
     total = E.legal_actions(s, buf)
     width = O.RICH_SIZE if observation_key == "rich" else O.FLAT_SIZE
     obs = np.empty((total, width), np.float32)
@@ -242,7 +239,7 @@ def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0
     for k in np.flatnonzero(terminal):
         after = s.copy()
         E.apply_action(after, action[k])
-        returns[k] = final_returns(game, after)
+        returns[k] = final_returns(after, game.options.returns)
     return Afterstates(obs=obs, row=np.full(total, row, np.int64), action=action, terminal=terminal,
                        returns=returns)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -14,12 +14,13 @@ from boardzero.games.catan import actions as A
 from boardzero.games.catan import engine as E
 from boardzero.games.catan import explain, hidden, names, narrate, public, render
 from boardzero.games.catan import observe as O
+from boardzero.games.catan.batched import BatchedCatan, afterstates_of_array
 from boardzero.games.catan.board import Board, make_board, parse_board_option
+from boardzero.games.catan.layout import board_layout
+from boardzero.games.catan.returns import RETURNS, final_returns
 from boardzero.games.catan.symmetry import board_symmetries, turn_board
+from boardzero.games.catan.view import CatanView
 
-
-RETURNS = ("win", "rank", "vp", "win_vp")
-WIN_VP_POINTS_SHARE = 0.25  # the share of win_vp returns that the final points make up
 ID_BOUND = 2**31  # action and chance outcome ids are small; anything past this is refused before the engine
 
 
@@ -99,14 +100,10 @@ class Catan(Game):
 
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
-        from boardzero.games.catan.layout import board_layout
-
         return board_layout()
 
     def batched(self, batch_size: int, *, seed: int = 0, observation_key: str | None = None):
         """The compiled batch of games (``BatchedCatan``; flat observations)."""
-        from boardzero.games.catan.batched import BatchedCatan
-
         return BatchedCatan(self, batch_size, seed, observation_key=observation_key)
 
     def action_name(self, action: int) -> str:
@@ -129,6 +126,15 @@ for _ph in (E.PH_DICE, E.PH_STEAL, E.PH_DEV_DRAW):
 _PHASE_PLAYER[E.PH_OVER] = TERMINAL
 
 
+class HistoryEntry(NamedTuple):
+    """One applied action or chance outcome: ``knowers`` is None for a public entry, else the seats that saw
+    the outcome (a card draw: the drawer; a steal: thief and victim); ``actor`` the seat or CHANCE."""
+
+    action: int
+    knowers: tuple[int, ...] | None
+    actor: int
+
+
 class CatanState(State):
     """One game: ``self.s`` is the engine array (see ``engine`` for its layout).
 
@@ -147,7 +153,7 @@ class CatanState(State):
         self._len = 0
         self._hist_cache = None
         self.edited = False  # set by testing mutators: the record no longer replays
-        self._lazy = None  # (seat, seed, length): a sampled state's history still to be rewritten (hidden.py)
+        self._lazy = None  # a sampled state's history rewrite still to do (defer_history_rewrite)
 
     # ------------------------------------------------------------------ API
     @property
@@ -166,7 +172,8 @@ class CatanState(State):
 
     def _cells(self) -> list[tuple]:
         if self._lazy is not None:
-            hidden.rewrite_history(self)
+            pending, self._lazy = self._lazy, None
+            pending.finish(self)
         cache = self._hist_cache
         if cache is not None and cache[0] is self._tail:
             return cache[1]
@@ -248,48 +255,42 @@ class CatanState(State):
         return new
 
     def returns(self) -> np.ndarray:
-        n = self.game.num_players
-        out = np.zeros(n, dtype=np.float64)
-        if self.s[E.G_PHASE] != E.PH_OVER:
-            return out
-        points = np.array([self.victory_points(p) for p in range(n)], dtype=np.float64)
-        winner = int(self.s[E.G_WINNER])
-        mode = self.game.options.returns
-        share = np.minimum(points / self.game.options.vp_to_win, 1.0)
-        if mode == "vp":
-            return share
-        if mode in ("win", "win_vp"):
-            if winner >= 0:
-                out[winner] = 1.0
-            else:  # turn limit: the leaders share the win
-                leaders = points == points.max()
-                out[leaders] = 1.0 / leaders.sum()
-            if mode == "win_vp":  # a loser with 8 points ends better off than one with 3
-                out = (1.0 - WIN_VP_POINTS_SHARE) * out + WIN_VP_POINTS_SHARE * share
-            return out
-        # rank: 1 for first .. 0 for last; ties share the average of their places; a winner ranks first
-        key = points.copy()
-        if winner >= 0:
-            key[winner] = np.inf
-        for p in range(n):
-            better = np.sum(key > key[p])
-            tied = np.sum(key == key[p])
-            place = better + (tied - 1) / 2.0
-            out[p] = 1.0 - place / (n - 1)
-        return out
+        return final_returns(self.s, self.game.options.returns)
 
     # ------------------------------------------------------------------ queries for tools and bots
+    @property
+    def view(self) -> CatanView:
+        """Named, typed read access to this position (``games.catan.view``): hands, cards, buildings, awards..."""
+        return CatanView(self.s)
+
     def victory_points(self, seat: int, *, hidden: bool = True) -> int:
         """Points of ``seat``; ``hidden=False`` leaves out victory-point cards (what opponents see)."""
         return int(E.victory_points(self.s, seat, hidden))
 
     def hand(self, seat: int) -> np.ndarray:
-        b = E.pb(seat)
-        return self.s[b + E.P_HAND: b + E.P_HAND + 5].astype(np.int64)
+        return self.view.hand(seat)
 
     def dev_cards(self, seat: int) -> np.ndarray:
-        b = E.pb(seat)
-        return self.s[b + E.P_DEV: b + E.P_DEV + 5].astype(np.int64)
+        return self.view.dev_cards(seat)
+
+    def set_hand(self, seat: int, hand) -> None:
+        """Make ``seat``'s resource cards ``hand`` (5 counts) by public exchanges with the bank, for a state that
+        shadows a game whose engine paid a roll differently. The record no longer replays (``edited``). A
+        hand the bank cannot pay changes nothing and raises ValueError."""
+        want = np.asarray(hand, dtype=np.int64)
+        if want.shape != (5,) or np.any(want < 0):
+            raise ValueError(f"a hand is 5 counts >= 0 (wood, brick, sheep, wheat, ore), not {hand!r}")
+        mine, bank = self.view.hand(seat), self.view.bank()
+        short = np.flatnonzero(want - mine > bank)
+        if short.size:
+            r = int(short[0])
+            raise ValueError(f"the bank has only {bank[r]} of resource {r}; seat {seat} would need {want[r] - mine[r]}")
+        for r in range(5):
+            if mine[r] > want[r]:
+                E.lose(self.s, seat, r, int(mine[r] - want[r]))
+            elif want[r] > mine[r]:
+                E.gain(self.s, seat, r, int(want[r] - mine[r]))
+        self.edited = True
 
     def summary(self) -> dict:
         """Turns played after setup, dice rolls, each seat's points in all and by source, and each seat's
@@ -310,7 +311,8 @@ class CatanState(State):
         return int(self.s[E.G_TURN])
 
     def board_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.s[E.HEX_RES:E.HEX_RES + 19], self.s[E.HEX_NUM:E.HEX_NUM + 19]
+        """(terrain, numbers) of the 19 hexes, read-only."""
+        return self.view.hex_resources(), self.view.hex_numbers()
 
     def describe(self, action: int) -> str:
         """A rich name of ``action`` on this board, with what a player needs to choose it:
@@ -338,8 +340,6 @@ class CatanState(State):
         None otherwise (the generic path)."""
         if seat < 0 or seat != self.current_player:
             return None
-        from boardzero.games.catan.batched import afterstates_of_array
-
         return afterstates_of_array(self.game, self.s, observation_key, row)
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
@@ -358,7 +358,7 @@ class CatanState(State):
         }
 
     def public_history(self, seat: int) -> list[int | None]:
-        if self._lazy is not None and self._lazy[0] == seat:
+        if self._lazy is not None and self._lazy.seat == seat:
             cells = self._raw_cells()  # entries hidden from the sampling seat are None either way
         else:
             cells = self._cells()
@@ -392,6 +392,38 @@ class CatanState(State):
 
     def sample_hidden(self, seat: int, rng: np.random.Generator) -> CatanState:
         return hidden.sample_hidden(self, seat, rng)
+
+    # ------------------------------------------------------------------ the history, for hidden-card sampling
+    @property
+    def history_length(self) -> int:
+        return self._len
+
+    def history_entries(self) -> list[HistoryEntry]:
+        """Every entry so far as stored, without finishing a pending rewrite (``defer_history_rewrite``)."""
+        return [HistoryEntry(a, knowers, actor) for _, a, knowers, actor in self._raw_cells()]
+
+    def replace_history_actions(self, actions: list[int]) -> None:
+        """Give the entries new action ids, in order, keeping who saw and who acted: a sampled state's history
+        rewritten to match its redrawn cards."""
+        cells = self._raw_cells()
+        if len(actions) != len(cells):
+            raise ValueError(f"{len(actions)} actions for a history of {len(cells)} entries")
+        tail = None
+        for (_, _, knowers, actor), a in zip(cells, actions):
+            tail = (tail, a, knowers, actor)
+        self._tail = tail
+        self._hist_cache = None
+
+    @property
+    def pending_history_rewrite(self) -> Any:
+        """The rewrite ``defer_history_rewrite`` left to do, or None."""
+        return self._lazy
+
+    def defer_history_rewrite(self, pending: Any) -> None:
+        """Leave the history rewrite of a sampled state until its history is first read: ``pending`` has a
+        ``seat`` (whose own public history needs no rewrite) and ``finish(state)``, which rewrites it; None
+        clears it."""
+        self._lazy = pending
 
     # ------------------------------------------------------------------ display and records
     def render(self, seat: int | None = None, *, color: bool = False) -> str:

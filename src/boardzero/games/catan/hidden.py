@@ -23,13 +23,18 @@ a replay of the true game.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from boardzero.core.api import CHANCE
-from boardzero.games.catan import engine as E
+from boardzero.games.catan import fields as F
+from boardzero.games.catan.actions import A_KNIGHT, A_MONOPOLY, A_PLAY_ROAD_BUILDING, A_PLAY_YOP, O_DEV, O_STEAL
+from boardzero.games.catan.offsets import KNIGHT, MONOPOLY, PH_OVER, ROAD_BUILDING, YEAR_OF_PLENTY
+from boardzero.games.catan.view import CatanView
 
-_PLAYS = {E.A_KNIGHT: E.KNIGHT, E.A_PLAY_ROAD_BUILDING: E.ROAD_BUILDING, E.A_PLAY_YOP: E.YEAR_OF_PLENTY}
+_PLAYS = {A_KNIGHT: KNIGHT, A_PLAY_ROAD_BUILDING: ROAD_BUILDING, A_PLAY_YOP: YEAR_OF_PLENTY}
 
 
 @njit(cache=True)
@@ -53,36 +58,35 @@ def _shuffle_deal(pool, u):
 @njit(cache=True)
 def redraw_hidden(s, seat, u_dev, u_res):
     """Redraw in place what ``seat`` cannot know (see the module docstring); u_*: uniforms in [0, 1)."""
-    n = s[E.G_NUM_PLAYERS]
+    n = F.num_players(s)
     # development cards: opponents' hands and the deck from one shuffled pool
     pool = np.zeros(5, dtype=np.int64)
     for d in range(5):
-        pool[d] = s[E.DECK + d]
+        pool[d] = F.deck(s, d)
     for o in range(n):
         if o != seat:
             for d in range(5):
-                pool[d] += s[E.pb(o) + E.P_DEV + d]
+                pool[d] += F.dev_held(s, o, d)
     cards = _shuffle_deal(pool, u_dev)
     i = 0
     for o in range(n):
         if o != seat:
-            b = E.pb(o)
             size = 0
             fresh = 0
             for d in range(5):
-                size += s[b + E.P_DEV + d]
-                fresh += s[b + E.P_DEV_NEW + d]
-                s[b + E.P_DEV + d] = 0
-                s[b + E.P_DEV_NEW + d] = 0
+                size += F.dev_held(s, o, d)
+                fresh += F.dev_new(s, o, d)
+                F.set_dev_held(s, o, d, 0)
+                F.set_dev_new(s, o, d, 0)
             for k in range(size):
-                s[b + E.P_DEV + cards[i]] += 1
+                F.set_dev_held(s, o, cards[i], F.dev_held(s, o, cards[i]) + 1)
                 if k < fresh:
-                    s[b + E.P_DEV_NEW + cards[i]] += 1
+                    F.set_dev_new(s, o, cards[i], F.dev_new(s, o, cards[i]) + 1)
                 i += 1
     for d in range(5):
-        s[E.DECK + d] = 0
+        F.set_deck(s, d, 0)
     while i < cards.shape[0]:
-        s[E.DECK + cards[i]] += 1
+        F.set_deck(s, cards[i], F.deck(s, cards[i]) + 1)
         i += 1
     # resources: opponents' unknown cards from the unseen pool
     for r in range(5):
@@ -90,86 +94,95 @@ def redraw_hidden(s, seat, u_dev, u_res):
     for o in range(n):
         if o != seat:
             for r in range(5):
-                pool[r] += s[E.pb(o) + E.P_HAND + r] - s[E.kn(seat, o, r)]
+                pool[r] += F.hand(s, o, r) - F.known(s, seat, o, r)
     cards = _shuffle_deal(pool, u_res)
     i = 0
     for o in range(n):
         if o != seat:
-            b = E.pb(o)
-            unknown = s[b + E.P_CARDS]
+            unknown = F.card_count(s, o)
             for r in range(5):
-                s[b + E.P_HAND + r] = s[E.kn(seat, o, r)]
-                unknown -= s[E.kn(seat, o, r)]
+                F.set_hand(s, o, r, F.known(s, seat, o, r))
+                unknown -= F.known(s, seat, o, r)
             for _ in range(unknown):
-                s[b + E.P_HAND + cards[i]] += 1
+                F.set_hand(s, o, cards[i], F.hand(s, o, cards[i]) + 1)
                 i += 1
     # other seats' knowledge of third seats: only what `seat` knows too
     for t in range(n):
         for q in range(n):
             if t != seat and q != seat and q != t:
                 for r in range(5):
-                    s[E.kn(t, q, r)] = s[E.kn(seat, q, r)]
+                    F.set_known(s, t, q, r, F.known(s, seat, q, r))
 
 
-def _hidden_win(s, seat: int) -> bool:
+def _hidden_win(state, seat: int) -> bool:
     """The opponent whose turn it is holds enough victory-point cards to have won already.
 
     (Other opponents may truly hold enough points while waiting for their turn, after a longest
     road passed to them, so only the player on turn is ruled out.)
     """
-    p = int(s[E.G_TURN_PLAYER])
-    return (p != seat and s[E.G_PHASE] != E.PH_OVER and s[E.G_SETUP_STEP] >= 2 * s[E.G_NUM_PLAYERS]
-            and E.victory_points(s, p, True) >= s[E.G_VP_TO_WIN])
+    view = state.view
+    phase = view.phase()
+    p = phase.turn_seat
+    return (p != seat and phase.id != PH_OVER and not phase.in_setup
+            and view.victory_points(p, hidden=True) >= view.vp_to_win)
+
+
+class PendingRewrite(NamedTuple):
+    """A sampled state's history rewrite, done when its history is first read (``CatanState._cells``)."""
+
+    seat: int  # the sampling seat: entries hidden from it are None in its public history either way
+    seed: int  # of the steals' plausible cards
+    length: int  # entries before the sampling (later ones happened in the sampled world)
+    sampled: np.ndarray  # the array right after sampling: whose development cards the draws must match
+
+    def finish(self, state) -> None:
+        rewrite_history(state, self)
 
 
 def sample_hidden(state, seat: int, rng: np.random.Generator):
     new = state.clone()
-    if new._lazy is not None:  # a sample of a sample: finish the first rewrite before the second
-        rewrite_history(new)
+    pending = new.pending_history_rewrite
+    if pending is not None:  # a sample of a sample: finish the first rewrite before the second
+        new.defer_history_rewrite(None)
+        pending.finish(new)
     original = new.s.copy()
     for attempt in range(50):  # the player on turn cannot hold enough hidden points to have won
         if attempt:
             new.s[:] = original
         u = rng.random(121)
         redraw_hidden(new.s, seat, u[:25], u[25:120])
-        if not _hidden_win(new.s, seat):
+        if not _hidden_win(new, seat):
             break
-    # the history is rewritten when first read: (seat, seed, entries before sampling, sampled array)
-    new._lazy = (seat, int(u[120] * 2**31), new._len, new.s.copy())
+    new.defer_history_rewrite(PendingRewrite(seat, int(u[120] * 2**31), new.history_length, new.s.copy()))
     return new
 
 
-def rewrite_history(new):
+def rewrite_history(new, pending: PendingRewrite) -> None:
     """Rewrite the hidden entries (before the sampling) of a sampled state to match its cards."""
-    seat, seed, length, sampled = new._lazy
-    new._lazy = None
+    seat, seed, length, sampled = pending
     rng = np.random.default_rng(seed)
     opps = [o for o in range(new.game.num_players) if o != seat]
-    cells = new._raw_cells()
-    actions = [a for _, a, _, _ in cells]
+    entries = new.history_entries()
+    actions = [entry.action for entry in entries]
+    before = entries[:length]
     for o in opps:
-        draws = [i for i, (_, _, knowers, actor) in enumerate(cells[:length])
-                 if actor == CHANCE and knowers == (o,)]
+        draws = [i for i, entry in enumerate(before) if entry.actor == CHANCE and entry.knowers == (o,)]
         if not draws:
             continue
         played = []
-        for _, a, _, actor in cells[:length]:
-            if actor == o:
-                if a in _PLAYS:
-                    played.append(_PLAYS[a])
-                elif E.A_MONOPOLY <= a < E.A_MONOPOLY + 5:
-                    played.append(E.MONOPOLY)
-        b = E.pb(o)
-        dev = sampled[b + E.P_DEV:b + E.P_DEV + 5].astype(np.int64)
-        fresh = sampled[b + E.P_DEV_NEW:b + E.P_DEV_NEW + 5].astype(np.int64)
+        for entry in before:
+            if entry.actor == o:
+                if entry.action in _PLAYS:
+                    played.append(_PLAYS[entry.action])
+                elif A_MONOPOLY <= entry.action < A_MONOPOLY + 5:
+                    played.append(MONOPOLY)
+        dev = CatanView(sampled).dev_cards(o)
+        fresh = CatanView(sampled).dev_cards_new(o)
         held = list(np.repeat(np.arange(5), dev - fresh)) + list(np.repeat(np.arange(5), fresh))
         for i, card in zip(draws, played + held):  # k-th play matches the k-th draw: always an earlier turn
-            actions[i] = E.O_DEV + int(card)
-    for i, (_, _, knowers, actor) in enumerate(cells[:length]):
-        if actor == CHANCE and knowers is not None and len(knowers) == 2 and seat not in knowers:
-            actions[i] = E.O_STEAL + int(rng.integers(5))
-    tail = None
-    for (_, _, knowers, actor), a in zip(cells, actions):
-        tail = (tail, a, knowers, actor)
-    new._tail = tail
-    new._hist_cache = None
+            actions[i] = O_DEV + int(card)
+    for i, entry in enumerate(before):
+        steal = entry.actor == CHANCE and entry.knowers is not None and len(entry.knowers) == 2
+        if steal and seat not in entry.knowers:
+            actions[i] = O_STEAL + int(rng.integers(5))
+    new.replace_history_actions(actions)

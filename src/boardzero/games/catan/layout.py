@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from boardzero.core.layout import BoardLayout
-from boardzero.games.catan import engine as E
 from boardzero.games.catan import observe as O
+from boardzero.games.catan.actions import A_CITY, A_ROAD, A_ROBBER, A_SETTLEMENT, NUM_ACTIONS
 from boardzero.games.catan.topology import EDGE_NODES, HEX_CENTRES, HEX_ROW, NODE_XY
 
 HEIGHT, WIDTH = 11, 21
@@ -66,9 +66,9 @@ def board_layout() -> BoardLayout:
     valid = np.zeros((HEIGHT, WIDTH), bool)
     for cells in (HEX_CELLS, NODE_CELLS, EDGE_CELLS):
         valid[cells[:, 0], cells[:, 1]] = True
-    action_target = np.full(E.NUM_ACTIONS, -1, np.int64)
-    for channel, (first, cells) in enumerate(((E.A_SETTLEMENT, NODE_CELLS), (E.A_CITY, NODE_CELLS),
-                                              (E.A_ROAD, EDGE_CELLS), (E.A_ROBBER, HEX_CELLS))):
+    action_target = np.full(NUM_ACTIONS, -1, np.int64)
+    for channel, (first, cells) in enumerate(((A_SETTLEMENT, NODE_CELLS), (A_CITY, NODE_CELLS),
+                                              (A_ROAD, EDGE_CELLS), (A_ROBBER, HEX_CELLS))):
         for item, cell in enumerate(cells):
             action_target[first + item] = _flat_cell(channel, cell)
     markers = [_flat_cell(MARKERS + k, cell) for k, cells in enumerate((HEX_CELLS, NODE_CELLS, EDGE_CELLS))

@@ -10,30 +10,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.games.catan import engine as E
-from boardzero.games.catan.actions import DEV_NAMES
+from boardzero.games.catan.actions import A_MONOPOLY, A_TRADE, DEV_NAMES, O_DEV, O_STEAL
 from boardzero.games.catan.board import RESOURCE_NAMES
+from boardzero.games.catan.offsets import PH_DEV_DRAW, PH_DICE, PH_SETUP_SETTLEMENT, PH_STEAL
 
 
 def describe_step(state, a: int, seat: int | None) -> str:
     """The log line for applying ``a`` to ``state`` (before it is applied), as ``seat`` may know it."""
-    phase, mover = state.phase, int(state.s[E.G_TURN_PLAYER])
+    before = state.view.phase()
+    phase, mover = before.id, before.turn_seat
     after = state.clone()
     after.apply(a)
-    if phase == E.PH_DICE:
+    if phase == PH_DICE:
         return _roll(state, after, a, mover)
-    if phase == E.PH_STEAL:
-        victim = int(state.s[E.G_VICTIM])
-        card = RESOURCE_NAMES[a - E.O_STEAL] if seat is None or seat in (mover, victim) else "a card"
+    if phase == PH_STEAL:
+        victim = before.victim
+        card = RESOURCE_NAMES[a - O_STEAL] if seat is None or seat in (mover, victim) else "a card"
         return f"seat {mover} steals {card} from seat {victim}"
-    if phase == E.PH_DEV_DRAW:
-        card = f": {DEV_NAMES[a - E.O_DEV]}" if seat is None or seat == mover else ""
+    if phase == PH_DEV_DRAW:
+        card = f": {DEV_NAMES[a - O_DEV]}" if seat is None or seat == mover else ""
         return f"seat {mover} draws a development card{card}"
     name = state.describe(a)
-    if E.A_MONOPOLY <= a < E.A_TRADE:
-        return f"{name}: {_monopoly(state, after, a - E.A_MONOPOLY, mover)}"
-    if phase == E.PH_SETUP_SETTLEMENT:  # the second setup settlement yields its hexes
-        received = _gains(state, after)[int(state.s[E.G_DECIDER])]
+    if A_MONOPOLY <= a < A_TRADE:
+        return f"{name}: {_monopoly(state, after, a - A_MONOPOLY, mover)}"
+    if phase == PH_SETUP_SETTLEMENT:  # the second setup settlement yields its hexes
+        received = _gains(state, after)[before.decider]
         return f"{name}: receives {_cards(received)}" if received.sum() > 0 else name
     return name
 
@@ -50,8 +51,8 @@ def _cards(counts) -> str:
 def _roll(before, after, total: int, roller: int) -> str:
     head = f"seat {roller} rolls {total}"
     if total == 7:
-        discards = [f"seat {p} discards {int(after.s[E.pb(p) + E.P_DISCARD])}"
-                    for p in range(before.game.num_players) if after.s[E.pb(p) + E.P_DISCARD] > 0]
+        to_discard = after.view.phase().to_discard
+        discards = [f"seat {p} discards {n}" for p, n in enumerate(to_discard) if n > 0]
         return f"{head}: the robber moves" + (f"; {', '.join(discards)}" if discards else "")
     gains = _gains(before, after)
     received = [f"seat {p} gets {_cards(g)}" for p, g in enumerate(gains) if g.sum() > 0]

@@ -20,14 +20,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from boardzero.games.catan import engine as E
-from boardzero.games.catan.topology import EDGE_NODES, HEX_COL, HEX_EDGES, HEX_NODES, HEX_ROW
+from boardzero.games.catan import fields as F
+from boardzero.games.catan.engine import node_free_for_settlement, victory_points
+from boardzero.games.catan.offsets import COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, NUM_PHASES
+from boardzero.games.catan.topology import EDGE_NODES, HEX_COL, HEX_EDGES, HEX_NODES, HEX_ROW, NODE_EDGES, NODE_HEXES
 
 HEX_FEATURES = 9  # resource one-hot (6, desert last), number/12, pips/5, robber
 NODE_FEATURES = 15  # settlement by relative seat (4), city by relative seat (4), harbour (5 resources + 3:1), open
 EDGE_FEATURES = 4  # road by relative seat
 PLAYER_FEATURES = 27
-GLOBAL_FEATURES = 5 + 10 + 4 * PLAYER_FEATURES + 1 + 6 + E.NUM_PHASES + 11 + 5 + 4  # 163
+GLOBAL_FEATURES = 5 + 10 + 4 * PLAYER_FEATURES + 1 + 6 + NUM_PHASES + 11 + 5 + 4  # 163
 HEXES_AT = GLOBAL_FEATURES
 NODES_AT = HEXES_AT + 19 * HEX_FEATURES
 EDGES_AT = NODES_AT + 54 * NODE_FEATURES
@@ -54,7 +56,7 @@ GLOBAL_NAMES = (
         + ["roads_left", "settlements_left", "cities_left", "road_length", "longest_road", "largest_army",
            "must_discard", "turn"] + [f"harbour.{h}" for h in ("wood", "brick", "sheep", "wheat", "ore", "3:1")])]
     + ["own_vp"] + [f"bank.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")] + ["deck"]
-    + [f"phase.{i}" for i in range(E.NUM_PHASES)] + [f"last_roll.{t}" for t in range(2, 13)]
+    + [f"phase.{i}" for i in range(NUM_PHASES)] + [f"last_roll.{t}" for t in range(2, 13)]
     + ["has_rolled", "dev_played", "free_roads", "year_of_plenty_left", "turn_fraction"]
     + ["players.2", "players.3", "players.4", "vp_to_win"]
 )
@@ -76,73 +78,71 @@ def encode(s, seat, out, static=True):
     refresh a buffer that already holds an observation of the same game.
     """
     out[:HEXES_AT] = 0.0
-    n = s[E.G_NUM_PLAYERS]
-    b = E.pb(seat)
+    n = F.num_players(s)
     i = 0
     for r in range(5):
-        out[i + r] = s[b + E.P_HAND + r] / 10.0
+        out[i + r] = F.hand(s, seat, r) / 10.0
     i += 5
     for d in range(5):
-        out[i + d] = s[b + E.P_DEV + d] / 5.0
-        out[i + 5 + d] = s[b + E.P_DEV_NEW + d]
+        out[i + d] = F.dev_held(s, seat, d) / 5.0
+        out[i + 5 + d] = F.dev_new(s, seat, d)
     i += 10
     for k in range(n):
         q = (seat + k) % n
-        bq = E.pb(q)
         j = i + k * PLAYER_FEATURES
-        out[j] = E.victory_points(s, q, False) / 10.0
-        out[j + 1] = s[bq + E.P_CARDS] / 10.0
+        out[j] = victory_points(s, q, False) / 10.0
+        out[j + 1] = F.card_count(s, q) / 10.0
         for r in range(5):
-            out[j + 2 + r] = (s[bq + E.P_HAND + r] if q == seat else s[E.kn(seat, q, r)]) / 10.0
+            out[j + 2 + r] = (F.hand(s, q, r) if q == seat else F.known(s, seat, q, r)) / 10.0
         ndev = 0
         for d in range(5):
-            ndev += s[bq + E.P_DEV + d]
-            out[j + 8 + d] = s[bq + E.P_PLAYED + d] / 5.0
+            ndev += F.dev_held(s, q, d)
+            out[j + 8 + d] = F.dev_played(s, q, d) / 5.0
         out[j + 7] = ndev / 5.0
-        out[j + 13] = s[bq + E.P_ROADS_LEFT] / 15.0
-        out[j + 14] = s[bq + E.P_SETTLEMENTS_LEFT] / 5.0
-        out[j + 15] = s[bq + E.P_CITIES_LEFT] / 4.0
-        out[j + 16] = s[bq + E.P_ROAD_LEN] / 15.0
-        out[j + 17] = 1.0 if s[E.G_LONGEST_ROAD] == q else 0.0
-        out[j + 18] = 1.0 if s[E.G_LARGEST_ARMY] == q else 0.0
-        out[j + 19] = s[bq + E.P_DISCARD] / 10.0
-        out[j + 20] = 1.0 if s[E.G_TURN_PLAYER] == q else 0.0
-        ports = s[bq + E.P_PORTS]
+        out[j + 13] = F.roads_left(s, q) / 15.0
+        out[j + 14] = F.settlements_left(s, q) / 5.0
+        out[j + 15] = F.cities_left(s, q) / 4.0
+        out[j + 16] = F.road_length(s, q) / 15.0
+        out[j + 17] = 1.0 if F.longest_road_holder(s) == q else 0.0
+        out[j + 18] = 1.0 if F.largest_army_holder(s) == q else 0.0
+        out[j + 19] = F.to_discard(s, q) / 10.0
+        out[j + 20] = 1.0 if F.turn_seat(s) == q else 0.0
+        ports = F.harbour_mask(s, q)
         for h in range(6):
             if ports & (1 << h):
                 out[j + 21 + h] = 1.0
     i += 4 * PLAYER_FEATURES
-    out[i] = E.victory_points(s, seat, True) / 10.0
+    out[i] = victory_points(s, seat, True) / 10.0
     i += 1
     deck = 0
     for r in range(5):
-        out[i + r] = s[E.BANK + r] / 19.0
-        deck += s[E.DECK + r]
+        out[i + r] = F.bank(s, r) / 19.0
+        deck += F.deck(s, r)
     out[i + 5] = deck / 25.0
     i += 6
-    out[i + s[E.G_PHASE]] = 1.0
-    i += E.NUM_PHASES
-    if s[E.G_LAST_ROLL] >= 2:
-        out[i + s[E.G_LAST_ROLL] - 2] = 1.0
+    out[i + F.phase(s)] = 1.0
+    i += NUM_PHASES
+    if F.last_roll(s) >= 2:
+        out[i + F.last_roll(s) - 2] = 1.0
     i += 11
-    out[i] = s[E.G_HAS_ROLLED]
-    out[i + 1] = s[E.G_DEV_PLAYED]
-    out[i + 2] = s[E.G_FREE_ROADS] / 2.0
-    out[i + 3] = s[E.G_YOP_LEFT] / 2.0
-    limit = s[E.G_TURN_LIMIT] if s[E.G_TURN_LIMIT] > 0 else 500
-    out[i + 4] = min(s[E.G_TURN] / limit, 1.0)
+    out[i] = F.has_rolled(s)
+    out[i + 1] = F.dev_played_this_turn(s)
+    out[i + 2] = F.free_roads(s) / 2.0
+    out[i + 3] = F.year_of_plenty_left(s) / 2.0
+    limit = F.turn_limit(s) if F.turn_limit(s) > 0 else 500
+    out[i + 4] = min(F.turn(s) / limit, 1.0)
     i += 5
     out[i + n - 2] = 1.0
-    out[i + 3] = s[E.G_VP_TO_WIN] / 10.0
+    out[i + 3] = F.vp_to_win(s) / 10.0
     # hexes
-    robber = s[E.G_ROBBER]
+    robber = F.robber(s)
     for h in range(19):
         j = HEXES_AT + h * HEX_FEATURES
         if static:
             for c in range(8):
                 out[j + c] = 0.0
-            out[j + s[E.HEX_RES + h]] = 1.0
-            num = s[E.HEX_NUM + h]
+            out[j + F.hex_resource(s, h)] = 1.0
+            num = F.hex_number(s, h)
             if num > 0:
                 out[j + 6] = num / 12.0
                 out[j + 7] = (6 - abs(7 - num)) / 5.0
@@ -152,33 +152,33 @@ def encode(s, seat, out, static=True):
         j = NODES_AT + v * NODE_FEATURES
         for c in range(8):
             out[j + c] = 0.0
-        o = s[E.NODE_OWNER + v]
+        o = F.node_owner(s, v)
         if o >= 0:
             rel = _rel(o, seat, n)
-            out[j + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)] = 1.0
+            out[j + rel + (4 if F.node_level(s, v) == 2 else 0)] = 1.0
         if static:
             for c in range(8, 14):
                 out[j + c] = 0.0
-            port = s[E.NODE_PORT + v]
+            port = F.node_harbour(s, v)
             if port >= 0:
                 out[j + 8 + port] = 1.0
-        out[j + 14] = 1.0 if E.node_free_for_settlement(s, v) else 0.0
+        out[j + 14] = 1.0 if node_free_for_settlement(s, v) else 0.0
     # edges
     for e in range(72):
         j = EDGES_AT + e * EDGE_FEATURES
         for c in range(4):
             out[j + c] = 0.0
-        o = s[E.EDGE_OWNER + e]
+        o = F.edge_owner(s, e)
         if o >= 0:
             out[j + _rel(o, seat, n)] = 1.0
 
 
-_COSTS = np.stack([E.COST_ROAD, E.COST_SETTLEMENT, E.COST_CITY, E.COST_DEV])  # [4, 5]
+_COSTS = np.stack([COST_ROAD, COST_SETTLEMENT, COST_CITY, COST_DEV])  # [4, 5]
 
 
 @njit(cache=True)
 def _pips(s, h):
-    num = s[E.HEX_NUM + h]
+    num = F.hex_number(s, h)
     return 6 - abs(7 - num) if num > 0 else 0
 
 
@@ -186,21 +186,21 @@ def _pips(s, h):
 def encode_extra(s, seat, out):
     """Write the EXTRA_SIZE features of ``seat`` (the tail of ``rich``) into out."""
     out[:] = 0.0
-    n = s[E.G_NUM_PLAYERS]
-    robber = s[E.G_ROBBER]
+    n = F.num_players(s)
+    robber = F.robber(s)
     base = 54 * NODE_EXTRA
     touches = np.zeros((4, 54), np.bool_)  # [seat, node]: a road of the seat ends there
     for e in range(72):
-        o = s[E.EDGE_OWNER + e]
+        o = F.edge_owner(s, e)
         if o >= 0:
             touches[o, EDGE_NODES[e, 0]] = True
             touches[o, EDGE_NODES[e, 1]] = True
     road_ok = np.zeros((4, 72), np.bool_)  # [seat, edge]: a legal road (engine.road_ok) of the seat
     for e in range(72):
-        if s[E.EDGE_OWNER + e] < 0:
+        if F.edge_owner(s, e) < 0:
             for i in range(2):
                 v = EDGE_NODES[e, i]
-                o = s[E.NODE_OWNER + v]
+                o = F.node_owner(s, v)
                 for q in range(n):
                     if o == q or (o < 0 and touches[q, v]):
                         road_ok[q, e] = True
@@ -208,24 +208,24 @@ def encode_extra(s, seat, out):
         j = v * NODE_EXTRA
         total = 0
         for k in range(3):
-            h = E.NODE_HEXES[v, k]
-            if h >= 0 and s[E.HEX_RES + h] < 5:
+            h = NODE_HEXES[v, k]
+            if h >= 0 and F.hex_resource(s, h) < 5:
                 pips = _pips(s, h)
-                out[j + s[E.HEX_RES + h]] += pips / 5.0
+                out[j + F.hex_resource(s, h)] += pips / 5.0
                 total += pips
         out[j + 5] = total / 15.0
-        o = s[E.NODE_OWNER + v]
+        o = F.node_owner(s, v)
         if o >= 0:  # production of the owner's building
             rel = _rel(o, seat, n)
-            level = s[E.NODE_LEVEL + v]
+            level = F.node_level(s, v)
             for k in range(3):
-                h = E.NODE_HEXES[v, k]
-                if h >= 0 and h != robber and s[E.HEX_RES + h] < 5:
+                h = NODE_HEXES[v, k]
+                if h >= 0 and h != robber and F.hex_resource(s, h) < 5:
                     pips = _pips(s, h) * level
-                    out[base + rel * SEAT_EXTRA + s[E.HEX_RES + h]] += pips / 10.0
+                    out[base + rel * SEAT_EXTRA + F.hex_resource(s, h)] += pips / 10.0
                     out[base + rel * SEAT_EXTRA + 5] += pips / 20.0
             continue
-        if not E.node_free_for_settlement(s, v):
+        if not node_free_for_settlement(s, v):
             continue
         for k in range(n):
             q = (seat + k) % n
@@ -234,7 +234,7 @@ def encode_extra(s, seat, out):
             later = False
             if not now:
                 for m in range(3):
-                    e = E.NODE_EDGES[v, m]
+                    e = NODE_EDGES[v, m]
                     if e >= 0 and road_ok[q, e]:
                         later = True
             if now:
@@ -245,12 +245,11 @@ def encode_extra(s, seat, out):
                 out[b + 7] += 1.0 / 10.0
             if now or later:
                 out[b + 8] = max(out[b + 8], total / 15.0)
-    b = E.pb(seat)
     j = base + 4 * SEAT_EXTRA
     for c in range(4):
         ok = True
         for r in range(5):
-            if s[b + E.P_HAND + r] < _COSTS[c, r]:
+            if F.hand(s, seat, r) < _COSTS[c, r]:
                 ok = False
         out[j + c] = 1.0 if ok else 0.0
 
@@ -266,7 +265,7 @@ def encode_rich(s, seat, out, static=True):
 def encode_planes(s, seat, flat, out):
     """Hex planes [PLANE_CHANNELS, 5, 10] in brick coordinates (each hex is two cells wide)."""
     out[:] = 0.0
-    n = s[E.G_NUM_PLAYERS]
+    n = F.num_players(s)
     for h in range(19):
         row = HEX_ROW[h]
         col = HEX_PLANE_COL[h]
@@ -276,14 +275,14 @@ def encode_planes(s, seat, flat, out):
             out[c, row, col + 1] = x
         for k in range(6):
             v = HEX_NODES[h, k]
-            o = s[E.NODE_OWNER + v]
+            o = F.node_owner(s, v)
             if o >= 0:
                 rel = _rel(o, seat, n)
-                c = HEX_FEATURES + rel + (4 if s[E.NODE_LEVEL + v] == 2 else 0)
+                c = HEX_FEATURES + rel + (4 if F.node_level(s, v) == 2 else 0)
                 out[c, row, col] += 1.0 / 3.0
                 out[c, row, col + 1] += 1.0 / 3.0
             e = HEX_EDGES[h, k]
-            o = s[E.EDGE_OWNER + e]
+            o = F.edge_owner(s, e)
             if o >= 0:
                 c = HEX_FEATURES + 8 + _rel(o, seat, n)
                 out[c, row, col] += 1.0 / 6.0

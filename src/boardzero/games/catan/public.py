@@ -16,19 +16,13 @@ the hexes regular.
 from __future__ import annotations
 
 from boardzero.core.api import base_public_view
-from boardzero.games.catan import engine as E
 from boardzero.games.catan.actions import DEV_NAMES
 from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
 from boardzero.games.catan.explain import PHASE_NAMES
 from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_EDGES, HARBOUR_NODES, HEX_CENTRES, HEX_NODES, NODE_XY
+from boardzero.games.catan.view import CatanView
 
 PIPS = (0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)  # dots on a number token, by number
-PHASE_KEYS = {
-    E.PH_SETUP_SETTLEMENT: "setup_settlement", E.PH_SETUP_ROAD: "setup_road", E.PH_PRE_ROLL: "pre_roll",
-    E.PH_DICE: "dice", E.PH_DISCARD: "discard", E.PH_ROBBER: "robber", E.PH_VICTIM: "victim",
-    E.PH_STEAL: "steal", E.PH_MAIN: "main", E.PH_DEV_DRAW: "dev_draw", E.PH_ROAD_BUILDING: "road_building",
-    E.PH_YEAR_OF_PLENTY: "year_of_plenty", E.PH_OVER: "over",
-}
 
 
 def _seat_or_none(value) -> int | None:
@@ -39,35 +33,39 @@ def _by_name(names, values) -> dict[str, int]:
     return {name: int(v) for name, v in zip(names, values)}
 
 
-def hexes(s) -> list[dict]:
-    robber = int(s[E.G_ROBBER])
+def hexes(view: CatanView) -> list[dict]:
+    robber = view.robber()
+    terrain, numbers = view.hex_resources(), view.hex_numbers()
     out = []
     for h, (x, y) in enumerate(HEX_CENTRES):
-        number = int(s[E.HEX_NUM + h])
-        out.append({"id": h, "x": int(x), "y": int(y), "terrain": TERRAIN_NAMES[int(s[E.HEX_RES + h])],
+        number = int(numbers[h])
+        out.append({"id": h, "x": int(x), "y": int(y), "terrain": TERRAIN_NAMES[int(terrain[h])],
                     "number": number or None, "pips": PIPS[number], "robber": h == robber,
                     "nodes": HEX_NODES[h].tolist()})
     return out
 
 
-def nodes(s) -> list[dict]:
+def nodes(view: CatanView) -> list[dict]:
+    owners, levels = view.node_owners(), view.node_levels()
     out = []
     for v, (x, y) in enumerate(NODE_XY):
-        owner = int(s[E.NODE_OWNER + v])
-        building = None if owner < 0 else ("city" if s[E.NODE_LEVEL + v] == 2 else "settlement")
+        owner = int(owners[v])
+        building = None if owner < 0 else ("city" if levels[v] == 2 else "settlement")
         out.append({"id": v, "x": int(x), "y": int(y), "owner": _seat_or_none(owner), "building": building})
     return out
 
 
-def edges(s) -> list[dict]:
-    return [{"id": e, "nodes": [int(a), int(b)], "owner": _seat_or_none(s[E.EDGE_OWNER + e])}
+def edges(view: CatanView) -> list[dict]:
+    owners = view.edge_owners()
+    return [{"id": e, "nodes": [int(a), int(b)], "owner": _seat_or_none(owners[e])}
             for e, (a, b) in enumerate(EDGE_NODES)]
 
 
-def harbours(s) -> list[dict]:
+def harbours(view: CatanView) -> list[dict]:
+    ports = view.node_harbours()
     out = []
     for edge, (a, b) in zip(HARBOUR_EDGES, HARBOUR_NODES):
-        kind = int(s[E.NODE_PORT + a])
+        kind = int(ports[a])
         generic = kind == 5
         out.append({"edge": int(edge), "nodes": [int(a), int(b)], "rate": 3 if generic else 2,
                     "resource": None if generic else RESOURCE_NAMES[kind]})
@@ -76,30 +74,29 @@ def harbours(s) -> list[dict]:
 
 def player(state, p: int, shows_hidden: bool) -> dict:
     """Public facts of seat ``p``; its hand, development cards and full points only when ``shows_hidden``."""
-    s = state.s
-    b = E.pb(p)
-    dev_total = int(s[b + E.P_DEV:b + E.P_DEV + 5].sum())
+    view = state.view
+    pieces, awards = view.pieces_left(p), view.awards()
     facts = {
         "seat": p,
-        "visible_points": state.victory_points(p, hidden=False),
-        "cards": int(s[b + E.P_CARDS]),
-        "dev_cards": dev_total,
-        "knights": int(s[b + E.P_KNIGHTS]),
-        "played": _by_name(DEV_NAMES, s[b + E.P_PLAYED:b + E.P_PLAYED + 5]),
-        "roads_left": int(s[b + E.P_ROADS_LEFT]),
-        "settlements_left": int(s[b + E.P_SETTLEMENTS_LEFT]),
-        "cities_left": int(s[b + E.P_CITIES_LEFT]),
-        "road_length": int(s[b + E.P_ROAD_LEN]),
-        "longest_road": int(s[E.G_LONGEST_ROAD]) == p,
-        "largest_army": int(s[E.G_LARGEST_ARMY]) == p,
-        "to_discard": int(s[b + E.P_DISCARD]),
-        "trade_rates": {name: int(E.trade_rate(s, p, r)) for r, name in enumerate(RESOURCE_NAMES)},
+        "visible_points": view.victory_points(p, hidden=False),
+        "cards": view.card_count(p),
+        "dev_cards": int(view.dev_cards(p).sum()),
+        "knights": view.knights(p),
+        "played": _by_name(DEV_NAMES, view.dev_played(p)),
+        "roads_left": pieces.roads,
+        "settlements_left": pieces.settlements,
+        "cities_left": pieces.cities,
+        "road_length": view.road_length(p),
+        "longest_road": awards.longest_road_holder == p,
+        "largest_army": awards.largest_army_holder == p,
+        "to_discard": view.to_discard(p),
+        "trade_rates": {name: view.trade_rate(p, r) for r, name in enumerate(RESOURCE_NAMES)},
     }
     if shows_hidden:
-        facts["points"] = state.victory_points(p, hidden=True)
-        facts["hand"] = _by_name(RESOURCE_NAMES, s[b + E.P_HAND:b + E.P_HAND + 5])
-        facts["development"] = _by_name(DEV_NAMES, s[b + E.P_DEV:b + E.P_DEV + 5])
-        facts["development_new"] = _by_name(DEV_NAMES, s[b + E.P_DEV_NEW:b + E.P_DEV_NEW + 5])
+        facts["points"] = view.victory_points(p, hidden=True)
+        facts["hand"] = _by_name(RESOURCE_NAMES, view.hand(p))
+        facts["development"] = _by_name(DEV_NAMES, view.dev_cards(p))
+        facts["development_new"] = _by_name(DEV_NAMES, view.dev_cards_new(p))
     return facts
 
 
@@ -128,34 +125,35 @@ def production(view: dict) -> list[int]:
 
 def public_view(state, seat: int | None) -> dict:
     """What ``seat`` may see of a Catan position (``None``: a spectator), as JSON-ready data."""
-    s = state.s
+    board = state.view
     n = state.game.num_players
-    phase = int(s[E.G_PHASE])
-    over = phase == E.PH_OVER
+    phase = board.phase()
+    awards = board.awards()
+    over = phase.key == "over"
     view = base_public_view(state, seat)
     view.update({
-        "phase": PHASE_KEYS[phase],
-        "phase_text": PHASE_NAMES[phase],
-        "turn": int(s[E.G_TURN]),
-        "turn_player": int(s[E.G_TURN_PLAYER]),
-        "dice": int(s[E.G_LAST_ROLL]) or None,
+        "phase": phase.key,
+        "phase_text": PHASE_NAMES[phase.id],
+        "turn": phase.turn,
+        "turn_player": phase.turn_seat,
+        "dice": phase.last_roll,
         "dice_counts": state.dice_counts(),
-        "has_rolled": bool(s[E.G_HAS_ROLLED]),
-        "dev_played_this_turn": bool(s[E.G_DEV_PLAYED]),
-        "free_roads": int(s[E.G_FREE_ROADS]),
-        "year_of_plenty_left": int(s[E.G_YOP_LEFT]),
-        "victim": _seat_or_none(s[E.G_VICTIM]) if phase in (E.PH_VICTIM, E.PH_STEAL) else None,
-        "vp_to_win": int(s[E.G_VP_TO_WIN]),
-        "winner": _seat_or_none(s[E.G_WINNER]) if over else None,
-        "robber": int(s[E.G_ROBBER]),
-        "longest_road": _seat_or_none(s[E.G_LONGEST_ROAD]),
-        "largest_army": _seat_or_none(s[E.G_LARGEST_ARMY]),
-        "bank": _by_name(RESOURCE_NAMES, s[E.BANK:E.BANK + 5]),
-        "dev_deck": int(s[E.DECK:E.DECK + 5].sum()),
-        "hexes": hexes(s),
-        "nodes": nodes(s),
-        "edges": edges(s),
-        "harbours": harbours(s),
+        "has_rolled": phase.has_rolled,
+        "dev_played_this_turn": phase.dev_played,
+        "free_roads": phase.free_roads,
+        "year_of_plenty_left": phase.year_of_plenty_left,
+        "victim": phase.victim,
+        "vp_to_win": board.vp_to_win,
+        "winner": phase.winner,
+        "robber": board.robber(),
+        "longest_road": awards.longest_road_holder,
+        "largest_army": awards.largest_army_holder,
+        "bank": _by_name(RESOURCE_NAMES, board.bank()),
+        "dev_deck": board.deck_size(),
+        "hexes": hexes(board),
+        "nodes": nodes(board),
+        "edges": edges(board),
+        "harbours": harbours(board),
         "seats": [player(state, p, over or p == seat) for p in range(n)],
     })
     return view

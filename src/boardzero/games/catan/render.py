@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.games.catan import engine as E
 from boardzero.games.catan.actions import DEV_NAMES, harbour_name
 from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.games.catan.explain import PHASE_NAMES
+from boardzero.games.catan.offsets import PH_DISCARD, PH_OVER
 from boardzero.games.catan.topology import (
     EDGE_NODES,
     HARBOUR_EDGES,
@@ -46,8 +46,8 @@ def render_parts(state, seat: int | None = None, *, color: bool = False) -> list
 
 
 def board_picture(state, *, color: bool = False) -> str:
-    s = state.s
-    n = state.game.num_players
+    view = state.view
+    edge_owners, node_owners, node_levels = view.edge_owners(), view.node_owners(), view.node_levels()
     rows, cols = 2 * 16 + 2 * _MY + 1, 4 * 10 + 2 * _MX + 1
     canvas = [[" "] * cols for _ in range(rows)]
     paint = {}  # (row, col) -> seat, for colouring
@@ -63,7 +63,7 @@ def board_picture(state, *, color: bool = False) -> str:
         (xa, ya), (xb, yb) = NODE_XY[a], NODE_XY[b]
         if ya > yb:
             (xa, ya), (xb, yb) = (xb, yb), (xa, ya)
-        owner = int(s[E.EDGE_OWNER + e])
+        owner = int(edge_owners[e])
         ra, ca = _pos(xa, ya)
         if xa == xb:  # vertical path
             for dr in (1, 2, 3):
@@ -73,18 +73,19 @@ def board_picture(state, *, color: bool = False) -> str:
             cm = (ca + _pos(xb, yb)[1]) // 2
             put(ra + 1, cm - 1, (LETTERS[owner] * 3) if owner >= 0 else f" {glyph} ", owner if owner >= 0 else None)
     for v, (x, y) in enumerate(NODE_XY):
-        owner = int(s[E.NODE_OWNER + v])
+        owner = int(node_owners[v])
         r, c = _pos(x, y)
         if owner >= 0:
-            token = f"[{LETTERS[owner].upper()}]" if s[E.NODE_LEVEL + v] == 2 else f"({LETTERS[owner]})"
+            token = f"[{LETTERS[owner].upper()}]" if node_levels[v] == 2 else f"({LETTERS[owner]})"
             put(r, c - 1, token, owner)
         else:
             label = str(v)  # free intersections show their id, so a person can find "settlement at 17"
             put(r, c - (len(label) - 1), label)
-    robber = int(s[E.G_ROBBER])
+    robber = view.robber()
+    terrain, numbers = view.hex_resources(), view.hex_numbers()
     for h, (x, y) in enumerate(HEX_CENTRES):
         r, c = _pos(x, y)
-        res, num = int(s[E.HEX_RES + h]), int(s[E.HEX_NUM + h])
+        res, num = int(terrain[h]), int(numbers[h])
         put(r - 1, c - 2, _TERRAIN_SHORT[res].center(5))
         label = (str(num) if num else "").rjust(2) + (" R" if h == robber else "  ")
         put(r, c - 2, label.center(5))
@@ -92,7 +93,7 @@ def board_picture(state, *, color: bool = False) -> str:
     cx, cy = HEX_CENTRES[:, 0].mean(), HEX_CENTRES[:, 1].mean()
     for slot, e in enumerate(HARBOUR_EDGES):
         a, b = HARBOUR_NODES[slot]
-        text = harbour_name(int(s[E.NODE_PORT + a]))
+        text = harbour_name(int(view.node_harbours()[a]))
         mx, my = (NODE_XY[a] + NODE_XY[b]) / 2
         dx, dy = mx - cx, my - cy
         norm = max(np.hypot(dx, dy * 1.7), 1e-9)
@@ -117,46 +118,45 @@ def status_blocks(state, seat: int | None = None, *, color: bool = False) -> lis
 
 
 def _general_lines(state) -> str:
-    s = state.s
-    turn_player = int(s[E.G_TURN_PLAYER])
-    last = int(s[E.G_LAST_ROLL])
-    step = PHASE_NAMES[int(s[E.G_PHASE])]
-    if s[E.G_PHASE] == E.PH_DISCARD:
-        decider = int(s[E.G_DECIDER])
-        step += f" (seat {decider}: {int(s[E.pb(decider) + E.P_DISCARD])} more)"
-    robber = int(s[E.G_ROBBER])
-    out = [f"turn {int(s[E.G_TURN])}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
-           + (f"; last roll {last}" if last else "") + f"; robber on hex {robber}"]
-    if s[E.G_PHASE] == E.PH_OVER:
-        w = int(s[E.G_WINNER])
-        out.append(f"game over: {'seat ' + str(w) + ' wins' if w >= 0 else 'turn limit reached'}")
-    bank = " ".join(f"{RESOURCE_NAMES[r]} {int(s[E.BANK + r])}" for r in range(5))
-    out.append(f"bank: {bank}; development deck: {int(s[E.DECK:E.DECK + 5].sum())} cards")
+    view = state.view
+    phase = view.phase()
+    turn_player = phase.turn_seat
+    last = phase.last_roll
+    step = PHASE_NAMES[phase.id]
+    if phase.id == PH_DISCARD:
+        step += f" (seat {phase.decider}: {phase.to_discard[phase.decider]} more)"
+    out = [f"turn {phase.turn}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
+           + (f"; last roll {last}" if last else "") + f"; robber on hex {view.robber()}"]
+    if phase.id == PH_OVER:
+        w = phase.winner
+        out.append(f"game over: {'seat ' + str(w) + ' wins' if w is not None else 'turn limit reached'}")
+    bank = " ".join(f"{RESOURCE_NAMES[r]} {count}" for r, count in enumerate(view.bank().tolist()))
+    out.append(f"bank: {bank}; development deck: {view.deck_size()} cards")
     return "\n".join(out)
 
 
 def _seat_block(state, p: int, seat: int | None, color: bool) -> str:
-    s = state.s
-    b = E.pb(p)
+    view = state.view
+    awards, pieces, dev = view.awards(), view.pieces_left(p), view.dev_cards(p)
     tags = []
-    if s[E.G_LONGEST_ROAD] == p:
+    if awards.longest_road_holder == p:
         tags.append("LONGEST ROAD")
-    if s[E.G_LARGEST_ARMY] == p:
+    if awards.largest_army_holder == p:
         tags.append("LARGEST ARMY")
-    see_all = seat is None or seat == p or s[E.G_PHASE] == E.PH_OVER
+    see_all = seat is None or seat == p or view.phase_id == PH_OVER
     vp = state.victory_points(p, hidden=see_all)
     name = f"seat {p} ({LETTERS[p]}/{LETTERS[p].upper()})"
     line = (f"{_COLOURS[p] + name + _RESET if color else name}{' *you*' if seat == p else ''}: {vp} VP"
-            f"{'' if see_all else ' visible'}, {_count(s[b + E.P_CARDS], 'card')}, "
-            f"{_count(s[b + E.P_DEV:b + E.P_DEV + 5].sum(), 'dev card')}, {_count(s[b + E.P_KNIGHTS], 'knight')}, "
-            f"road {int(s[b + E.P_ROAD_LEN])}, left: {int(s[b + E.P_ROADS_LEFT])} roads "
-            f"{int(s[b + E.P_SETTLEMENTS_LEFT])} settlements {int(s[b + E.P_CITIES_LEFT])} cities"
+            f"{'' if see_all else ' visible'}, {_count(view.card_count(p), 'card')}, "
+            f"{_count(dev.sum(), 'dev card')}, {_count(view.knights(p), 'knight')}, "
+            f"road {view.road_length(p)}, left: {pieces.roads} roads "
+            f"{pieces.settlements} settlements {pieces.cities} cities"
             + (f" [{', '.join(tags)}]" if tags else ""))
     if not see_all:
         return line
-    hand = ", ".join(f"{int(s[b + E.P_HAND + r])} {RESOURCE_NAMES[r]}" for r in range(5))
-    dev = ", ".join(_count(s[b + E.P_DEV + d], DEV_NAMES[d]) for d in range(5) if s[b + E.P_DEV + d])
-    return f"{line}\n    hand: {hand}; development cards: {dev or 'none'}"
+    hand = ", ".join(f"{int(count)} {RESOURCE_NAMES[r]}" for r, count in enumerate(view.hand(p)))
+    cards = ", ".join(_count(dev[d], DEV_NAMES[d]) for d in range(5) if dev[d])
+    return f"{line}\n    hand: {hand}; development cards: {cards or 'none'}"
 
 
 def _count(n, noun: str) -> str:

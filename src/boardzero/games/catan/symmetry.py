@@ -14,10 +14,11 @@ import functools
 import numpy as np
 
 from boardzero.core.api import Symmetry
-from boardzero.games.catan import engine as E
 from boardzero.games.catan import observe as O
-from boardzero.games.catan.topology import (EDGE_NODES, HARBOUR_EDGES, HEX_CENTRES, HEX_ROW, NODE_XY, NUM_EDGES,
-                                            NUM_HEXES, NUM_NODES)
+from boardzero.games.catan.actions import A_CITY, A_ROAD, A_ROBBER, A_SETTLEMENT, NUM_ACTIONS
+from boardzero.games.catan.topology import (EDGE_NODES, HARBOUR_EDGES, HEX_CENTRES, HEX_ROW, NODE_XY, NUM_NODES)
+from boardzero.games.catan.transitions import init_state
+from boardzero.games.catan.view import CatanView
 
 CENTRE_HEX = 9
 
@@ -79,9 +80,9 @@ def _observation_gathers(m: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def _action_gather(m: dict[str, np.ndarray]) -> np.ndarray:
-    actions = np.arange(E.NUM_ACTIONS)
-    for first, source in ((E.A_SETTLEMENT, m["node_from"]), (E.A_CITY, m["node_from"]),
-                          (E.A_ROAD, m["edge_from"]), (E.A_ROBBER, m["hex_from"])):
+    actions = np.arange(NUM_ACTIONS)
+    for first, source in ((A_SETTLEMENT, m["node_from"]), (A_CITY, m["node_from"]),
+                          (A_ROAD, m["edge_from"]), (A_ROBBER, m["hex_from"])):
         actions[first:first + len(source)] = first + source
     return actions
 
@@ -93,13 +94,12 @@ def board_symmetries() -> list[Symmetry]:
 
 
 def turn_board(s: np.ndarray, name: str) -> np.ndarray:
-    """A copy of the engine array ``s`` of a fresh game (nothing built yet) with its board turned by ``name``."""
-    if (s[E.NODE_OWNER:E.NODE_OWNER + NUM_NODES] >= 0).any() or (s[E.EDGE_OWNER:E.EDGE_OWNER + NUM_EDGES] >= 0).any():
+    """The engine array of the fresh game ``s`` (nothing built yet) with its board turned by ``name``."""
+    view = CatanView(s)
+    if (view.node_owners() >= 0).any() or (view.edge_owners() >= 0).any():
         raise ValueError("turn_board turns the board of a fresh game only; this one has pieces on it")
     m = TURNS[name]
-    out = s.copy()
-    out[E.HEX_RES:E.HEX_RES + NUM_HEXES] = s[E.HEX_RES:E.HEX_RES + NUM_HEXES][m["hex_from"]]
-    out[E.HEX_NUM:E.HEX_NUM + NUM_HEXES] = s[E.HEX_NUM:E.HEX_NUM + NUM_HEXES][m["hex_from"]]
-    out[E.NODE_PORT:E.NODE_PORT + NUM_NODES] = s[E.NODE_PORT:E.NODE_PORT + NUM_NODES][m["node_from"]]
-    out[E.G_ROBBER] = m["hex_to"][s[E.G_ROBBER]]
+    out = np.empty_like(s)
+    init_state(out, view.hex_resources()[m["hex_from"]], view.hex_numbers()[m["hex_from"]],
+               view.node_harbours()[m["node_from"]], view.num_players, view.vp_to_win, view.turn_limit)
     return out

@@ -10,8 +10,7 @@ in order while each stays legal.
 
 from __future__ import annotations
 
-from boardzero.games.catan import engine as E
-from boardzero.games.catan.actions import action_id
+from boardzero.games.catan.actions import O_DEV, O_DICE, O_STEAL, action_id
 from boardzero.integrations.catanatron.board import RESOURCES, geometry
 from boardzero.integrations.catanatron.position import COLORS, DEV_CARDS
 
@@ -59,14 +58,14 @@ def record_steps(action, result, colors) -> list[tuple[str, int]]:
     asks for one (when several seats could be robbed)."""
     kind = action.action_type
     if kind == ActionType.ROLL:
-        return [("act", action_id("roll")), ("chance", E.O_DICE + sum(result))]
+        return [("act", action_id("roll")), ("chance", O_DICE + sum(result))]
     if kind == ActionType.BUY_DEVELOPMENT_CARD:
-        return [("act", action_id("buy_dev")), ("chance", E.O_DEV + DEV_CARDS.index(result))]
+        return [("act", action_id("buy_dev")), ("chance", O_DEV + DEV_CARDS.index(result))]
     if kind == ActionType.MOVE_ROBBER:
         hex_, victim = action.value[0], action.value[1]
         steps = [("act", action_id("robber", hex=geometry().hex_of[hex_]))]
         if victim is not None:
             steps += [("rob", action_id("rob", seat=colors.index(victim))),
-                      ("chance", E.O_STEAL + RESOURCES.index(result))]
+                      ("chance", O_STEAL + RESOURCES.index(result))]
         return steps
     return [("act", a) for a in to_boardzero(action, colors)]

@@ -37,11 +37,8 @@ from boardzero.core.api import CHANCE
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import view_for
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import testing
 from boardzero.games.catan.topology import EDGE_NODES, NUM_EDGES
 from boardzero.games.catan.actions import action_id
-from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.integrations.catanatron.actions import record_steps, to_boardzero
 from boardzero.integrations.catanatron.board import RESOURCES, catan_map
 from boardzero.integrations.catanatron.bots import INSTALL_HINT, catanatron_version
@@ -159,11 +156,7 @@ class BoardzeroPlayer(Player):
             if list(ours) == theirs:
                 continue
             self.resyncs += 1
-            for name, mine, want in zip(RESOURCE_NAMES, ours, theirs):
-                if mine > want:
-                    testing.take(self.shadow, seat, **{name: int(mine - want)})
-                elif want > mine:
-                    testing.give(self.shadow, seat, **{name: int(want - mine)})
+            self.shadow.set_hand(seat, theirs)
 
     # ------------------------------------------------------------------ asking the agent
     def _agent_plan(self, seat: int) -> list[int]:
@@ -202,12 +195,13 @@ def _past_an_opponent(state, action: int) -> bool:
     first = action_id("road", edge=0)
     if not first <= action < first + NUM_EDGES or state.current_player < 0:
         return False
-    s, e, seat = state.s, action - first, state.current_player
-    if s[E.EDGE_OWNER + e] >= 0:
+    view, e, seat = state.view, action - first, state.current_player
+    if view.edge_owners()[e] >= 0:
         return False
+    owners = view.node_owners()
     for n in EDGE_NODES[e]:
-        owner = s[E.NODE_OWNER + n]
-        if owner >= 0 and owner != seat and E.node_touches_road(s, n, seat):  # e itself is free
+        owner = owners[n]
+        if owner >= 0 and owner != seat and view.node_touches_road(int(n), seat):  # e itself is free
             return True
     return False
 
