@@ -12,9 +12,7 @@ from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.arena import run_arena
 from boardzero.eval.match import play_game
-from boardzero.games.catan import action_id
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import action_id, engine as E, testing as T
 from boardzero.games.catan.topology import HEX_NODES, NODE_NODES
 
 

@@ -7,6 +7,8 @@ import pytest
 
 pytest.importorskip("catanatron")
 
+from catanatron.models import board as cboard  # noqa: E402
+
 from boardzero.agents.registry import make_agent  # noqa: E402
 from boardzero.core.api import CHANCE, sample_chance  # noqa: E402
 from boardzero.core.errors import ConfigError  # noqa: E402
@@ -19,8 +21,6 @@ from boardzero.integrations.catanatron import available_bots  # noqa: E402
 from boardzero.integrations.catanatron.actions import to_boardzero  # noqa: E402
 from boardzero.integrations.catanatron.board import RESOURCES, catan_map, geometry  # noqa: E402
 from boardzero.integrations.catanatron.position import catanatron_game  # noqa: E402
-
-from catanatron.models import board as cboard  # noqa: E402
 
 needs_alphabeta = pytest.mark.skipif(
     not available_bots()["alphabeta"],

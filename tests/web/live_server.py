@@ -68,9 +68,9 @@ class LiveServer:
                 return time.monotonic() - started
             except (OSError, HttpError):
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+                    raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}") from None
                 if time.monotonic() - started > timeout:
-                    raise TimeoutError(f"the server did not answer within {timeout} s")
+                    raise TimeoutError(f"the server did not answer within {timeout} s") from None
                 time.sleep(0.2)
 
     def kill(self) -> None:

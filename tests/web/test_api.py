@@ -44,7 +44,7 @@ def test_a_person_plays_connect4_to_the_end_against_an_agent(server):
 def test_catan_setup_by_a_person_and_agents_fills_the_log(server):
     created = server.create("catan", ["human", "random", "random"], options={"players": 3}, seed=11)
     game_id, token = created["id"], created["tokens"]["0"]
-    for round_ in range(2):
+    for _ in range(2):
         snap = server.wait(game_id, my_turn(0), 0, token)
         assert snap["view"]["phase"] == "setup_settlement"
         settlement = next(m for m in snap["legal"] if m["kind"] == "settlement")
@@ -224,7 +224,7 @@ def test_record_files_are_offered_for_replay(server, tmp_path):
     server.restart(records=[path])
     listed = server.client.get("/api/records").json()["records"]
     assert [r["source"] for r in listed] == ["games.jsonl:1", "games.jsonl:3"]
-    end = server.client.get(f"/api/records/1/replay?ply=99").json()
+    end = server.client.get("/api/records/1/replay?ply=99").json()
     assert end["ply"] == end["total"] == len(record["actions"]) and end["over"] and end["view"]["over"]
     assert server.client.get("/api/records/2/replay").status_code == 404
     (tmp_path / "bad.jsonl").write_text("{oops\n")

@@ -81,7 +81,7 @@ def test_many_games_and_a_person_survive_a_crash_and_restart(tmp_path):
         seats = [("heuristic", "weighted", "random")[(i + k) % 3] for k in range(players)]
         games.append(call(server.url + "/api/games", "POST", {"game": "catan", "options": {"players": players},
                                                                "seats": seats, "seed": i, "delay": 0.05})["id"])
-    for i in range(CONNECT4_GAMES):
+    for _ in range(CONNECT4_GAMES):
         games.append(call(server.url + "/api/games", "POST",
                           {"game": "connect4", "seats": ["random", "random"], "delay": 0.3})["id"])
     person = call(server.url + "/api/games", "POST", {"game": "catan", "options": {"players": 3},

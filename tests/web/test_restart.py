@@ -13,7 +13,7 @@ def test_games_survive_a_restart_and_agents_resume(server):
     bots = server.create("catan", ["random", "random"], options={"players": 2}, delay=0.01)
     waiting = server.create("tictactoe", ["human", "random"], delay=10.0)  # its agent will wait 10 s
     for column in (3, 3):
-        snap = server.wait(pid, my_turn(0), 0, token)
+        server.wait(pid, my_turn(0), 0, token)
         assert server.act(pid, 0, token, column).status_code == 200
     server.act(waiting["id"], 0, waiting["tokens"]["0"], 4)
     before_person = server.wait(pid, my_turn(0), 0, token)

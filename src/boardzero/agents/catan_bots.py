@@ -58,8 +58,8 @@ from boardzero.games.catan.offsets import (
     PH_VICTIM,
     PH_YEAR_OF_PLENTY,
 )
-from boardzero.games.catan.view import CatanView
 from boardzero.games.catan.topology import EDGE_NODES, HEX_NODES, NODE_EDGES, NODE_HEXES, NODE_NODES
+from boardzero.games.catan.view import CatanView
 
 WOOD, BRICK, SHEEP, WHEAT, ORE = range(5)
 PIPS = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64)  # dots on a number token, by number
@@ -277,7 +277,7 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         state = view.sample_state(rng)
-        pos = _Position(state.view, view.seat)
+        pos = _Position(state.view, view.seat)  # type: ignore[attr-defined]  # a Catan seat view samples Catan states
         choice = self.choose(pos, legal)
         return choice if choice in legal else legal[0]
 
@@ -286,7 +286,7 @@ class HeuristicAgent(Agent):
         ph = pos.phase
         if ph == PH_SETUP_SETTLEMENT:
             return self.setup_settlement(pos, legal)
-        if ph == PH_SETUP_ROAD or ph == PH_ROAD_BUILDING:
+        if ph in (PH_SETUP_ROAD, PH_ROAD_BUILDING):
             return self.best_road(pos, [a for a in legal if A_ROAD <= a < A_ROBBER])
         if ph == PH_DISCARD:
             return self.discard(pos, legal)
@@ -436,9 +436,8 @@ class HeuristicAgent(Agent):
         if pos.my_vp < pos.view.vp_to_win - 2:
             return None
         for a in legal:
-            if A_ROAD <= a < A_ROBBER or a == A_KNIGHT:
-                if pos.view.after(a).winner == pos.seat:
-                    return a
+            if (A_ROAD <= a < A_ROBBER or a == A_KNIGHT) and pos.view.after(a).winner == pos.seat:
+                return a
         return None
 
     def _target(self, pos: _Position) -> str | None:
@@ -520,9 +519,8 @@ class HeuristicAgent(Agent):
     def _dev_card_play(self, pos: _Position, legal_set: set[int]) -> int | None:
         if A_KNIGHT in legal_set and self._knight_worth_playing(pos, before_roll=False):
             return A_KNIGHT
-        if A_PLAY_ROAD_BUILDING in legal_set:
-            if pos.pieces.settlements > 0 or pos.pieces.roads >= 2:
-                return A_PLAY_ROAD_BUILDING
+        if A_PLAY_ROAD_BUILDING in legal_set and (pos.pieces.settlements > 0 or pos.pieces.roads >= 2):
+            return A_PLAY_ROAD_BUILDING
         if A_PLAY_YOP in legal_set:
             target = self._target(pos)
             gaps = [_missing(pos.hand, COSTS[t]) for t in ("city", "settlement", "dev")]

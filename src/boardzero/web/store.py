@@ -134,13 +134,12 @@ class GameStore:
 
     def append(self, game_id: str, ply: int, action: int, *, over: bool, returns: list[float] | None) -> None:
         """Store the action at ``ply`` and the game's progress in one transaction."""
-        with self._lock:
-            with self._transaction():
-                self._db.execute("INSERT INTO actions (game_id, ply, action) VALUES (?, ?, ?)",
-                                 (game_id, ply, int(action)))
-                self._db.execute("UPDATE games SET moves = ?, over = ?, returns = ?, updated = ?, status = ? "
-                                 "WHERE id = ?", (ply + 1, int(over), json.dumps(returns) if returns is not None
-                                                  else None, time.time(), "finished" if over else LIVE, game_id))
+        with self._lock, self._transaction():
+            self._db.execute("INSERT INTO actions (game_id, ply, action) VALUES (?, ?, ?)",
+                             (game_id, ply, int(action)))
+            self._db.execute("UPDATE games SET moves = ?, over = ?, returns = ?, updated = ?, status = ? "
+                             "WHERE id = ?", (ply + 1, int(over), json.dumps(returns) if returns is not None
+                                              else None, time.time(), "finished" if over else LIVE, game_id))
 
     def end(self, game_id: str, status: str, returns: list[float] | None) -> bool:
         """Mark a live game ended as ``status`` (with its ``returns`` where it has a result); False (nothing

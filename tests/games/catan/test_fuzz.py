@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from boardzero.core.registry import make
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import engine as E, testing as T
 from boardzero.games.catan.topology import EDGE_NODES
 
 

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from boardzero.core.api import CHANCE
-from boardzero.games.catan import action_id as A
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import action_id as A, testing as T
 from boardzero.games.catan.game import HistoryEntry
 from boardzero.games.catan.hidden import PendingRewrite
 from boardzero.games.catan.offsets import MONOPOLY, O_DEV, O_STEAL

@@ -10,11 +10,11 @@ from boardzero.games.catan import (
     BatchedCatan,
     action_id,
     action_name,
+    engine as E,
     outcome_name,
     random_playout,
+    testing as T,
 )
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import testing as T
 from boardzero.games.catan.board import TILES, TOKENS, beginner_board, random_board, red_numbers_apart
 from boardzero.games.catan.topology import HEX_NEIGHBOURS, NODE_NODES, NUM_EDGES, NUM_HEXES, NUM_NODES
 

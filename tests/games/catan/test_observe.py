@@ -3,9 +3,7 @@
 import numpy as np
 import pytest
 
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import observe as O
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import engine as E, observe as O, testing as T
 from boardzero.games.catan.topology import NODE_HEXES
 
 

@@ -7,9 +7,7 @@ import pytest
 
 from boardzero.core.api import CHANCE, sample_chance
 from boardzero.core.conformance import ConformanceError, check_game
-from boardzero.games.catan import Catan, CatanOptions, CatanState, action_id
-from boardzero.games.catan import actions as A
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import Catan, CatanOptions, CatanState, action_id, actions as A, testing as T
 from boardzero.games.catan.public import PIPS
 from boardzero.games.catan.topology import NODE_HEXES
 

@@ -11,9 +11,7 @@ import pytest
 from boardzero.core.api import CHANCE, TERMINAL
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import make
-from boardzero.games.catan import action_id as A
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import action_id as A, engine as E, testing as T
 from boardzero.games.catan.topology import NODE_EDGES
 
 LONG_ROAD = [7, 3, 0, 4, 1, 5, 2, 6, 10]  # 8 paths along the top coast

@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from boardzero.core.api import CHANCE
-from boardzero.games.catan import action_id as A
-from boardzero.games.catan import testing as T
+from boardzero.games.catan import action_id as A, testing as T
 from boardzero.games.catan.offsets import KNIGHT, MONOPOLY, PH_DISCARD, PH_MAIN
 from boardzero.games.catan.view import Buildings, CatanView, Pieces
 

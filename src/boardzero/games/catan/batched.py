@@ -25,9 +25,7 @@ from numba import njit
 
 from boardzero.core.batched import Afterstates, check_batch_size
 from boardzero.core.errors import ConfigError
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import fields as F
-from boardzero.games.catan import observe as O
+from boardzero.games.catan import engine as E, fields as F, observe as O
 from boardzero.games.catan.offsets import NUM_ACTIONS, PH_DEV_DRAW, PH_DICE, PH_OVER, PH_STEAL, STATE_SIZE
 from boardzero.games.catan.returns import final_returns
 

@@ -129,7 +129,7 @@ def parse_board_option(board: str) -> tuple[str, int | None]:
     raise ConfigError("catan.board", f"{board!r} is not a board; allowed: beginner, random, fixed:<seed>")
 
 
-def make_board(board: str, seed: int) -> Board:
+def make_board(board: str, seed: int | None) -> Board:
     kind, fixed_seed = parse_board_option(board)
     if kind == "beginner":
         return beginner_board()

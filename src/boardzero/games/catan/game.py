@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 import numpy as np
 
 from boardzero.core.api import CHANCE, TERMINAL, Game, State, Symmetry
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
-from boardzero.games.catan import actions as A
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import explain, hidden, names, narrate, public, render
-from boardzero.games.catan import observe as O
+from boardzero.games.catan import (
+    actions as A,
+    engine as E,
+    explain,
+    hidden,
+    names,
+    narrate,
+    observe as O,
+    public,
+    render,
+)
 from boardzero.games.catan.batched import BatchedCatan, afterstates_of_array
 from boardzero.games.catan.board import Board, make_board, parse_board_option
 from boardzero.games.catan.layout import board_layout
@@ -21,6 +28,8 @@ from boardzero.games.catan.returns import RETURNS, final_returns
 from boardzero.games.catan.symmetry import board_symmetries, turn_board
 from boardzero.games.catan.view import CatanView
 
+# one entry of the history, linked to the one before it: (previous, action, seats that saw it or None, actor)
+HistoryCell = tuple[Any, int, tuple[int, ...] | None, int]
 ID_BOUND = 2**31  # action and chance outcome ids are small; anything past this is refused before the engine
 
 
@@ -59,6 +68,7 @@ class Catan(Game):
     has_chance = True
     num_actions = E.NUM_ACTIONS
     model_options = ("players", "trading")  # the board, turn limit, points to win and returns are match rules
+    options: CatanOptions
 
     def __init__(self, options: CatanOptions | None = None):
         super().__init__(options)
@@ -74,10 +84,10 @@ class Catan(Game):
         kind, _ = parse_board_option(self.options.board)
         self._fixed_board = make_board(self.options.board, 0) if kind != "random" else None
 
-    def board(self, seed: int) -> Board:
+    def board(self, seed: int | None) -> Board:
         return self._fixed_board if self._fixed_board is not None else make_board(self.options.board, seed)
 
-    def initial_array(self, seed: int) -> np.ndarray:
+    def initial_array(self, seed: int | None) -> np.ndarray:
         """The engine array of a fresh game (setup phase, seat 0 to place)."""
         board = self.board(seed)
         s = np.zeros(E.STATE_SIZE, dtype=np.int32)
@@ -94,7 +104,7 @@ class Catan(Game):
         """The board turned by 120 and 240 degrees (``games.catan.symmetry``)."""
         return board_symmetries()
 
-    def symmetric_state(self, symmetry: Symmetry, *, seed: int) -> CatanState:
+    def symmetric_state(self, symmetry: Symmetry, *, seed: int | None) -> CatanState:
         """The fresh game of ``seed`` with its board turned (its record names the seed of the unturned board)."""
         return CatanState(self, turn_board(self.initial_array(seed), symmetry.name), seed)
 
@@ -120,7 +130,7 @@ class Catan(Game):
 
 
 # what current_player is in each phase: CHANCE, TERMINAL, or None for the deciding seat
-_PHASE_PLAYER = [None] * E.NUM_PHASES
+_PHASE_PLAYER: list[int | None] = [None] * E.NUM_PHASES
 for _ph in (E.PH_DICE, E.PH_STEAL, E.PH_DEV_DRAW):
     _PHASE_PLAYER[_ph] = CHANCE
 _PHASE_PLAYER[E.PH_OVER] = TERMINAL
@@ -145,15 +155,17 @@ class CatanState(State):
 
     __slots__ = ("game", "s", "seed", "_tail", "_len", "_hist_cache", "edited", "_lazy")
 
+    game: Catan
+
     def __init__(self, game: Catan, s: np.ndarray, seed: int | None):
         self.game = game
         self.s = s
         self.seed = seed
-        self._tail = None
+        self._tail: HistoryCell | None = None
         self._len = 0
-        self._hist_cache = None
+        self._hist_cache: tuple[HistoryCell | None, list[HistoryCell]] | None = None
         self.edited = False  # set by testing mutators: the record no longer replays
-        self._lazy = None  # a sampled state's history rewrite still to do (defer_history_rewrite)
+        self._lazy: Any = None  # a sampled state's history rewrite still to do (defer_history_rewrite)
 
     # ------------------------------------------------------------------ API
     @property
@@ -167,10 +179,10 @@ class CatanState(State):
         return int(self.s[E.G_PHASE])
 
     @property
-    def history(self) -> list[int]:
+    def history(self) -> list[int]:  # type: ignore[override]  # State declares a list; Catan derives it from its cells
         return [cell[1] for cell in self._cells()]
 
-    def _cells(self) -> list[tuple]:
+    def _cells(self) -> list[HistoryCell]:
         if self._lazy is not None:
             pending, self._lazy = self._lazy, None
             pending.finish(self)
@@ -206,7 +218,7 @@ class CatanState(State):
         a = int(action)
         s = self.s
         ph = s.item(E.G_PHASE)
-        actor, knowers = _PHASE_PLAYER[ph], None
+        actor, knowers = _PHASE_PLAYER[ph], cast(tuple[int, ...] | None, None)
         if actor is None:
             actor = s.item(E.G_DECIDER)
         elif ph == E.PH_DEV_DRAW:  # a hidden draw: only the drawer sees it
@@ -381,8 +393,8 @@ class CatanState(State):
             return None
         return tuple(sorted(set(knowers)))
 
-    def _raw_cells(self) -> list[tuple]:
-        cells = []
+    def _raw_cells(self) -> list[HistoryCell]:
+        cells: list[HistoryCell] = []
         cell = self._tail
         while cell is not None:
             cells.append(cell)
@@ -408,7 +420,7 @@ class CatanState(State):
         cells = self._raw_cells()
         if len(actions) != len(cells):
             raise ValueError(f"{len(actions)} actions for a history of {len(cells)} entries")
-        tail = None
+        tail: HistoryCell | None = None
         for (_, _, knowers, actor), a in zip(cells, actions):
             tail = (tail, a, knowers, actor)
         self._tail = tail

@@ -178,7 +178,7 @@ def rewrite_history(new, pending: PendingRewrite) -> None:
                     played.append(MONOPOLY)
         dev = CatanView(sampled).dev_cards(o)
         fresh = CatanView(sampled).dev_cards_new(o)
-        held = list(np.repeat(np.arange(5), dev - fresh)) + list(np.repeat(np.arange(5), fresh))
+        held = [int(c) for c in np.repeat(np.arange(5), dev - fresh)] + [int(c) for c in np.repeat(np.arange(5), fresh)]
         for i, card in zip(draws, played + held):  # k-th play matches the k-th draw: always an earlier turn
             actions[i] = O_DEV + int(card)
     for i, entry in enumerate(before):

@@ -91,7 +91,7 @@ def board_picture(state, *, color: bool = False) -> str:
         put(r, c - 2, label.center(5))
         put(r + 1, c - 2, f"#{h}".center(5))
     cx, cy = HEX_CENTRES[:, 0].mean(), HEX_CENTRES[:, 1].mean()
-    for slot, e in enumerate(HARBOUR_EDGES):
+    for slot in range(len(HARBOUR_EDGES)):
         a, b = HARBOUR_NODES[slot]
         text = harbour_name(int(view.node_harbours()[a]))
         mx, my = (NODE_XY[a] + NODE_XY[b]) / 2

@@ -16,7 +16,7 @@ import numpy as np
 from boardzero.core.api import Symmetry
 from boardzero.games.catan import observe as O
 from boardzero.games.catan.actions import A_CITY, A_ROAD, A_ROBBER, A_SETTLEMENT, NUM_ACTIONS
-from boardzero.games.catan.topology import (EDGE_NODES, HARBOUR_EDGES, HEX_CENTRES, HEX_ROW, NODE_XY, NUM_NODES)
+from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_EDGES, HEX_CENTRES, HEX_ROW, NODE_XY, NUM_NODES
 from boardzero.games.catan.transitions import init_state
 from boardzero.games.catan.view import CatanView
 

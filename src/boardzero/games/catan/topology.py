@@ -40,14 +40,14 @@ HEX_COL = np.array([i for n in ROW_LENGTHS for i in range(n)], dtype=np.int64)  
 
 
 def _build():
-    corners = {}
+    corners: dict[tuple[int, int], None] = {}  # ordered, without repeats
     for x, y in HEX_CENTRES:
         for dx, dy in _CORNER_OFFSETS:
             corners[(int(x + dx), int(y + dy))] = None
     node_xy = sorted(corners, key=lambda p: (p[1], p[0]))
     node_id = {p: i for i, p in enumerate(node_xy)}
     hex_nodes = [[node_id[(int(x + dx), int(y + dy))] for dx, dy in _CORNER_OFFSETS] for x, y in HEX_CENTRES]
-    edge_set = {}
+    edge_set: dict[tuple[int, int], None] = {}  # ordered, without repeats
     for nodes in hex_nodes:
         for k in range(6):
             a, b = nodes[k], nodes[(k + 1) % 6]

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from boardzero.games.catan import engine as E
-from boardzero.games.catan import offsets as L
+from boardzero.games.catan import engine as E, offsets as L
 
 # the public name of each phase (``offsets.PH_*``), as the public view and the web page spell them
 PHASE_KEYS = ("setup_settlement", "setup_road", "pre_roll", "dice", "discard", "robber", "victim", "steal", "main",

@@ -10,11 +10,11 @@ in order while each stays legal.
 
 from __future__ import annotations
 
+from catanatron.models.enums import ActionType
+
 from boardzero.games.catan.actions import O_DEV, O_DICE, O_STEAL, action_id
 from boardzero.integrations.catanatron.board import RESOURCES, geometry
 from boardzero.integrations.catanatron.position import COLORS, DEV_CARDS
-
-from catanatron.models.enums import ActionType
 
 SIMPLE = {
     ActionType.ROLL: "roll", ActionType.END_TURN: "end_turn", ActionType.BUY_DEVELOPMENT_CARD: "buy_dev",

@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from catanatron.models import map as cmap  # noqa: E402  (the package's __init__ checks that catanatron is there)
 
 from boardzero.games.catan.board import DESERT, GENERIC, RESOURCE_NAMES
-from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_NODES, HEX_CENTRES, HEX_NODES, NUM_EDGES, NUM_HEXES
-
-from catanatron.models import map as cmap  # noqa: E402  (the package's __init__ checks that catanatron is there)
+from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_NODES, HEX_CENTRES, HEX_NODES, NUM_HEXES
 
 RESOURCES = ("WOOD", "BRICK", "SHEEP", "WHEAT", "ORE")  # catanatron's resource names, boardzero's order
 assert tuple(r.upper() for r in RESOURCE_NAMES) == RESOURCES

@@ -30,6 +30,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from catanatron.game import Game
+from catanatron.models import enums
+from catanatron.models.player import Player
 
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
@@ -37,15 +40,11 @@ from boardzero.core.api import CHANCE
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import view_for
-from boardzero.games.catan.topology import EDGE_NODES, NUM_EDGES
 from boardzero.games.catan.actions import action_id
+from boardzero.games.catan.topology import EDGE_NODES, NUM_EDGES
 from boardzero.integrations.catanatron.actions import record_steps, to_boardzero
 from boardzero.integrations.catanatron.board import RESOURCES, catan_map
 from boardzero.integrations.catanatron.bots import INSTALL_HINT, catanatron_version
-
-from catanatron.game import Game
-from catanatron.models import enums
-from catanatron.models.player import Player
 
 BOARD_SEED = "boardzero_board_seed"  # attribute new_game sets on the catanatron Game
 
@@ -149,7 +148,7 @@ class BoardzeroPlayer(Player):
     def _resync(self, game: Game) -> None:
         """Correct hands that differ from catanatron's (bank shortages are paid differently)."""
         state = game.state
-        for seat, color in enumerate(state.colors):
+        for seat, _color in enumerate(state.colors):
             key = f"P{seat}_"
             theirs = [state.player_state[key + r + "_IN_HAND"] for r in RESOURCES]
             ours = self.shadow.hand(seat)

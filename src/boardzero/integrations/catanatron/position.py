@@ -20,18 +20,16 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
-
-from boardzero.games.catan.actions import DEV_NAMES, action_id
-from boardzero.games.catan.engine import DEV_COUNTS
-from boardzero.integrations.catanatron.board import RESOURCES, catan_map, geometry
-
-from catanatron import Color
+from catanatron import Color, state as cstate
 from catanatron.game import Game
 from catanatron.models import board as cboard
 from catanatron.models.actions import generate_playable_actions
 from catanatron.models.enums import Action, ActionPrompt, ActionType
 from catanatron.models.player import Player
-from catanatron import state as cstate
+
+from boardzero.games.catan.actions import DEV_NAMES, action_id
+from boardzero.games.catan.engine import DEV_COUNTS
+from boardzero.integrations.catanatron.board import RESOURCES, catan_map, geometry
 
 DEV_CARDS = ("KNIGHT", "VICTORY_POINT", "ROAD_BUILDING", "YEAR_OF_PLENTY", "MONOPOLY")  # boardzero's order
 COLORS = tuple(Color)  # seat i plays COLORS[i]
@@ -104,7 +102,7 @@ def catanatron_game(state, rng: np.random.Generator, legal, view: dict | None = 
     return game
 
 
-def _board(state, view: dict, colors) -> "cboard.Board":
+def _board(state, view: dict, colors) -> cboard.Board:
     geo = geometry()
     layout = state.game.board(state.seed)
     board = cboard.Board(catan_map(layout.hex_resource, layout.hex_number, layout.harbours))
