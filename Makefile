@@ -9,7 +9,7 @@ WHEELS ?= ../shared/wheels
 CATANATRON_WHEEL := $(wildcard $(WHEELS)/catanatron-3.3.0-py3-none-any.whl)
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)$(if $(CATANATRON_WHEEL),-catanatron-wheel)
 
-.PHONY: install play play-terminal watch lint lint-fast test test-all bench mutation clean
+.PHONY: install play play-terminal watch lint test test-all bench mutation clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,21 +32,18 @@ play-terminal: install
 watch: install
 	$(BIN)/boardzero play catan --watch
 
-## Static checks: the layers (import-linter), lint (ruff), types (mypy) and the formatting (ruff format).
-lint: lint-fast
-	$(BIN)/ruff format --check --output-format concise src tests bench examples
-
-# the checks `make test` runs first (formatting is checked by `make lint` only, for now)
-lint-fast: install
+## Static checks: the layers (import-linter), lint and formatting (ruff), types (mypy). `make test` runs them first.
+lint: install
 	$(BIN)/lint-imports
 	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy
 
 ## The test suite (slow tests are skipped; `make test-all` runs them too), after the static checks.
-test: lint-fast
+test: lint
 	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadfile
 
-test-all: lint-fast
+test-all: lint
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -n 2 --dist loadfile
 
 ## Mutation score of the learning, fairness and storage modules (mutmut; long, not part of CI). MODULES=eval/paired.py

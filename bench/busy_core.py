@@ -71,24 +71,34 @@ def measure(agent, positions, busy: BusyCore, threads: int) -> dict:
     time_move(agent, positions[0], rng)  # warm-up, not counted
     times = {"idle": [], "busy": []}  # (wall, cpu) per move
     for index, state in enumerate(positions):
-        for condition in (("idle", "busy") if index % 2 == 0 else ("busy", "idle")):
+        for condition in ("idle", "busy") if index % 2 == 0 else ("busy", "idle"):
             if condition == "busy":
                 busy.resume()
             times[condition].append(time_move(agent, state, rng))
             if condition == "busy":
                 busy.pause()
     idle_median, busy_median = (statistics.median(wall for wall, _ in times[c]) for c in ("idle", "busy"))
-    return {"threads": threads, "moves": len(positions), "idle_median_s": idle_median,
-            "busy_median_s": busy_median, "busy_over_idle": busy_median / idle_median,
-            "idle_cpu_median_s": statistics.median(cpu for _, cpu in times["idle"]),
-            "idle_s": [wall for wall, _ in times["idle"]], "busy_s": [wall for wall, _ in times["busy"]]}
+    return {
+        "threads": threads,
+        "moves": len(positions),
+        "idle_median_s": idle_median,
+        "busy_median_s": busy_median,
+        "busy_over_idle": busy_median / idle_median,
+        "idle_cpu_median_s": statistics.median(cpu for _, cpu in times["idle"]),
+        "idle_s": [wall for wall, _ in times["idle"]],
+        "busy_s": [wall for wall, _ in times["busy"]],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=20, help="positions (moves timed per condition), at least 1")
-    parser.add_argument("--default-moves", type=int, default=None,
-                        help="positions for the comparison with torch's default threads (default: --moves; 0 skips it)")
+    parser.add_argument(
+        "--default-moves",
+        type=int,
+        default=None,
+        help="positions for the comparison with torch's default threads (default: --moves; 0 skips it)",
+    )
     parser.add_argument("--agent", default="best", help="agent spec (default: best)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
@@ -101,7 +111,7 @@ def main() -> None:
     play_threads = torch.get_num_threads()  # what loading the network set
     default_moves = args.moves if args.default_moves is None else args.default_moves
     positions = random_positions(game, max(args.moves, default_moves), np.random.default_rng(1), 4, 20)
-    settings = [(play_threads, positions[:args.moves])]
+    settings = [(play_threads, positions[: args.moves])]
     if play_threads != DEFAULT_THREADS and default_moves:
         settings.append((DEFAULT_THREADS, positions[:default_moves]))
     busy = BusyCore()
@@ -109,8 +119,13 @@ def main() -> None:
         for threads, chosen in settings:  # each setting reported as soon as it is measured
             load_before = os.getloadavg()
             run = measure(agent, chosen, busy, threads)
-            run.update(agent=args.agent, cpus=os.cpu_count(), play_threads=play_threads,
-                       load_average_before=load_before, load_average_after=os.getloadavg())
+            run.update(
+                agent=args.agent,
+                cpus=os.cpu_count(),
+                play_threads=play_threads,
+                load_average_before=load_before,
+                load_average_after=os.getloadavg(),
+            )
             print(json.dumps(run) if args.json else summary_line(run), flush=True)
     finally:
         busy.close()
@@ -119,10 +134,12 @@ def main() -> None:
 def summary_line(run: dict) -> str:
     label = "play policy" if run["threads"] == run["play_threads"] else "torch default"
     load = ", ".join(f"{x:.2f}" for x in run["load_average_before"] + run["load_average_after"])
-    return (f"connect4 {run['agent']}, {label}, {run['threads']} thread(s), {run['moves']} positions: median "
-            f"{run['idle_median_s']:.3f} s/move idle ({run['idle_cpu_median_s']:.3f} s CPU), "
-            f"{run['busy_median_s']:.3f} s/move beside a busy core = {run['busy_over_idle']:.2f}x idle "
-            f"({run['cpus']} CPUs; load average 1/5/15 min before and after: {load})")
+    return (
+        f"connect4 {run['agent']}, {label}, {run['threads']} thread(s), {run['moves']} positions: median "
+        f"{run['idle_median_s']:.3f} s/move idle ({run['idle_cpu_median_s']:.3f} s CPU), "
+        f"{run['busy_median_s']:.3f} s/move beside a busy core = {run['busy_over_idle']:.2f}x idle "
+        f"({run['cpus']} CPUs; load average 1/5/15 min before and after: {load})"
+    )
 
 
 if __name__ == "__main__":

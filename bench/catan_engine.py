@@ -53,8 +53,10 @@ from numba import njit
 from boardzero.games.catan import BatchedCatan, Catan, CatanOptions, engine as E, random_playout
 
 TURN_CAP = 1000  # catanatron's TURNS_LIMIT; boardzero's turn_limit is set to the same
-INSTALL_HINT = ("catanatron is not installed; install it with `pip install catanatron==3.2.1` "
-                "(or `make bench`, which installs the 'bench' extra) to run the side-by-side comparison")
+INSTALL_HINT = (
+    "catanatron is not installed; install it with `pip install catanatron==3.2.1` "
+    "(or `make bench`, which installs the 'bench' extra) to run the side-by-side comparison"
+)
 
 
 # ----------------------------------------------------------------------------- random games
@@ -71,10 +73,15 @@ class Tally:
     def row(self, engine: str, players: int) -> dict:
         games = len(self.turns)
         row = {
-            "benchmark": "random_games", "engine": engine, "players": players, "games": games,
-            "seconds": round(self.seconds, 4), "games_per_s": games / self.seconds,
+            "benchmark": "random_games",
+            "engine": engine,
+            "players": players,
+            "games": games,
+            "seconds": round(self.seconds, 4),
+            "games_per_s": games / self.seconds,
             "cpu_games_per_s": games / self.cpu_seconds,  # steadier than wall clock on a loaded machine
-            "turns_per_game": float(np.mean(self.turns)), "won_before_cap": float(np.mean(self.won)),
+            "turns_per_game": float(np.mean(self.turns)),
+            "won_before_cap": float(np.mean(self.won)),
         }
         if self.playing:
             row["playout_only_games_per_s"] = games / self.playing  # without creating the random boards
@@ -178,10 +185,16 @@ def bench_batched(players: int, batch_size: int, steps: int, seed: int = 0) -> d
         finished += int(done.sum())
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     return {
-        "benchmark": "batched", "engine": "boardzero", "players": players, "batch_size": batch_size,
-        "steps": steps, "seconds": round(elapsed, 4), "steps_per_s": batch_size * steps / elapsed,
+        "benchmark": "batched",
+        "engine": "boardzero",
+        "players": players,
+        "batch_size": batch_size,
+        "steps": steps,
+        "seconds": round(elapsed, 4),
+        "steps_per_s": batch_size * steps / elapsed,
         "cpu_steps_per_s": batch_size * steps / cpu,
-        "games_finished": finished, "observation_size": int(obs.shape[1]),
+        "games_finished": finished,
+        "observation_size": int(obs.shape[1]),
     }
 
 
@@ -205,8 +218,12 @@ def bench_clone(players: int, seed: int = 0) -> dict:
     clone_us = min(timeit.repeat(state.clone, number=number, repeat=5, timer=cpu)) / number * 1e6
     copy_us = min(timeit.repeat(array.copy, number=number, repeat=5, timer=cpu)) / number * 1e6
     return {
-        "benchmark": "clone", "engine": "boardzero", "players": players, "state_clone_us": clone_us,
-        "array_copy_us": copy_us, "state_bytes": int(array.nbytes),
+        "benchmark": "clone",
+        "engine": "boardzero",
+        "players": players,
+        "state_clone_us": clone_us,
+        "array_copy_us": copy_us,
+        "state_bytes": int(array.nbytes),
     }
 
 
@@ -216,8 +233,12 @@ def comparison_parser(description: str, *, games: int, rounds: int, players: lis
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--games", type=int, default=games, help="boardzero games per player count (and loop)")
     parser.add_argument("--catanatron-games", type=int, default=40, help="catanatron games per player count")
-    parser.add_argument("--rounds", type=int, default=rounds,
-                        help="interleave the engines in this many chunks (fair under changing load)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=rounds,
+        help="interleave the engines in this many chunks (fair under changing load)",
+    )
     parser.add_argument("--players", type=int, nargs="*", default=players, help="player counts to run")
     parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test): few games and steps")
     parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
@@ -235,8 +256,13 @@ def catanatron_or_hint(as_json: bool) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = comparison_parser(__doc__.splitlines()[0], games=2000, rounds=8, players=[2, 3, 4])
-    parser.add_argument("--batch-size", type=int, nargs="*", default=[64, 1024],
-                        help="games stepped at once (batched benchmark; one line per size)")
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        nargs="*",
+        default=[64, 1024],
+        help="games stepped at once (batched benchmark; one line per size)",
+    )
     parser.add_argument("--steps", type=int, default=300, help="batched steps to time")
     args = parser.parse_args(argv)
     if args.quick:
@@ -246,8 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     emit = json_line if args.json else _text_line
     have_catanatron = catanatron_or_hint(args.json)
     for players in args.players:
-        for row in compare(players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds,
-                           args.seed):
+        for row in compare(
+            players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds, args.seed
+        ):
             emit(row)
     for batch_size in args.batch_size:
         emit(bench_batched(max(args.players), batch_size, max(args.steps, 20_000 // batch_size), args.seed))
@@ -264,18 +291,26 @@ def _text_line(row: dict) -> None:
     if kind == "random_games":
         ratio, cpu_ratio = row.get("ratio_vs_catanatron"), row.get("cpu_ratio_vs_catanatron")
         extra = f"  {ratio:7.1f}x catanatron (CPU time: {cpu_ratio:.1f}x)" if ratio else ""
-        print(f"{row['engine']:>11} {row['players']}p: {row['games_per_s']:10.1f} games/s "
-              f"({row['cpu_games_per_s']:8.1f} per CPU second)  "
-              f"{row['turns_per_game']:6.1f} turns/game  ({row['games']} games, "
-              f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)
+        print(
+            f"{row['engine']:>11} {row['players']}p: {row['games_per_s']:10.1f} games/s "
+            f"({row['cpu_games_per_s']:8.1f} per CPU second)  "
+            f"{row['turns_per_game']:6.1f} turns/game  ({row['games']} games, "
+            f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}",
+            flush=True,
+        )
     elif kind == "batched":
-        print(f"    batched {row['players']}p: {row['steps_per_s']:10.0f} policy-steps/s "
-              f"({row['cpu_steps_per_s']:8.0f} per CPU second)  (batch {row['batch_size']}, "
-              f"{row['steps']} steps, random legal actions from the masks, observations encoded, one core)",
-              flush=True)
+        print(
+            f"    batched {row['players']}p: {row['steps_per_s']:10.0f} policy-steps/s "
+            f"({row['cpu_steps_per_s']:8.0f} per CPU second)  (batch {row['batch_size']}, "
+            f"{row['steps']} steps, random legal actions from the masks, observations encoded, one core)",
+            flush=True,
+        )
     else:
-        print(f"      clone {row['players']}p: CatanState.clone() {row['state_clone_us']:.2f} us, "
-              f"raw array copy {row['array_copy_us']:.2f} us of CPU time ({row['state_bytes']} bytes)", flush=True)
+        print(
+            f"      clone {row['players']}p: CatanState.clone() {row['state_clone_us']:.2f} us, "
+            f"raw array copy {row['array_copy_us']:.2f} us of CPU time ({row['state_bytes']} bytes)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

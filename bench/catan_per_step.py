@@ -75,8 +75,11 @@ def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: 
         for name, agent_class in LOOPS.items():
             play_arena(game, agent_class, chunk, *tallies[name])
         if theirs is not None:
-            play_catanatron(players, range(seed + k * catanatron_games // rounds,
-                                           seed + (k + 1) * catanatron_games // rounds), theirs)
+            play_catanatron(
+                players,
+                range(seed + k * catanatron_games // rounds, seed + (k + 1) * catanatron_games // rounds),
+                theirs,
+            )
     rows = []
     reference = None
     if theirs is not None:
@@ -88,8 +91,7 @@ def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: 
         row["us_per_step"] = 1e6 * tally.seconds / sum(steps)
         row["cpu_us_per_step"] = 1e6 * tally.cpu_seconds / sum(steps)
         row["ratio_vs_catanatron"] = row["games_per_s"] / reference["games_per_s"] if reference else None
-        row["cpu_ratio_vs_catanatron"] = (row["cpu_games_per_s"] / reference["cpu_games_per_s"]
-                                          if reference else None)
+        row["cpu_ratio_vs_catanatron"] = row["cpu_games_per_s"] / reference["cpu_games_per_s"] if reference else None
         rows.append(row)
     return rows
 
@@ -146,8 +148,13 @@ def bench_calls(players: int, positions: int, seed: int) -> dict:
         "observe": per_call_us(lambda p: p[0].observe(p[1]), seats),
         "random_agent_act": per_call_us(lambda p: agent.act(SeatView(p[0], p[1]), rng), seats),
     }
-    return {"benchmark": "per_call", "engine": "boardzero", "players": players, "positions": positions,
-            **{f"{name}_us": value for name, value in calls.items()}}
+    return {
+        "benchmark": "per_call",
+        "engine": "boardzero",
+        "players": players,
+        "positions": positions,
+        **{f"{name}_us": value for name, value in calls.items()},
+    }
 
 
 # ----------------------------------------------------------------------------- main
@@ -163,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     have_catanatron = catanatron_or_hint(args.json)
     for players in args.players:
         emit(bench_calls(players, args.positions, args.seed))
-        for row in compare(players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds,
-                           args.seed):
+        for row in compare(
+            players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds, args.seed
+        ):
             emit(row)
     return 0
 
@@ -176,12 +184,18 @@ def _text_line(row: dict) -> None:
         return
     ratio, cpu_ratio = row.get("ratio_vs_catanatron"), row.get("cpu_ratio_vs_catanatron")
     extra = f"  {ratio:5.2f}x catanatron (CPU time: {cpu_ratio:5.2f}x)" if ratio else ""
-    steps = f"  {row['steps_per_game']:6.0f} steps/game, {row['us_per_step']:5.1f} us/step" \
-        if "steps_per_game" in row else ""
-    print(f"{row['engine']:>24} {row['players']}p: {row['games_per_s']:7.2f} games/s "
-          f"({row['cpu_games_per_s']:7.2f} per CPU second)  "
-          f"{row['turns_per_game']:6.1f} turns/game{steps}  ({row['games']} games, "
-          f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}", flush=True)
+    steps = (
+        f"  {row['steps_per_game']:6.0f} steps/game, {row['us_per_step']:5.1f} us/step"
+        if "steps_per_game" in row
+        else ""
+    )
+    print(
+        f"{row['engine']:>24} {row['players']}p: {row['games_per_s']:7.2f} games/s "
+        f"({row['cpu_games_per_s']:7.2f} per CPU second)  "
+        f"{row['turns_per_game']:6.1f} turns/game{steps}  ({row['games']} games, "
+        f"{100 * row['won_before_cap']:.0f}% won before {TURN_CAP} turns){extra}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -90,10 +90,17 @@ def measure(bot: str, games: int, seed: int = 0) -> dict:
         bridged(bot, seed + g, ours)
     inside_ms = 1000 * theirs["seconds"] / theirs["decisions"]
     bridged_ms = 1000 * ours["seconds"] / ours["decisions"]
-    return {"bot": bot, "games": games, "inside_decisions": theirs["decisions"], "inside_ms": inside_ms,
-            "bridged_decisions": ours["decisions"], "bridged_ms": bridged_ms,
-            "bridged_bot_ms": 1000 * ours["bot_seconds"] / ours["decisions"], "ratio": bridged_ms / inside_ms,
-            "fallbacks": ours["fallbacks"]}
+    return {
+        "bot": bot,
+        "games": games,
+        "inside_decisions": theirs["decisions"],
+        "inside_ms": inside_ms,
+        "bridged_decisions": ours["decisions"],
+        "bridged_ms": bridged_ms,
+        "bridged_bot_ms": 1000 * ours["bot_seconds"] / ours["decisions"],
+        "ratio": bridged_ms / inside_ms,
+        "fallbacks": ours["fallbacks"],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,10 +121,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()}), flush=True)
         else:
-            print(f"{bot:>10}: inside catanatron {row['inside_ms']:8.2f} ms/decision ({row['inside_decisions']}), "
-                  f"bridged {row['bridged_ms']:8.2f} ms/decision ({row['bridged_decisions']}; the bot's own "
-                  f"decide {row['bridged_bot_ms']:.2f} ms)  ratio {row['ratio']:.2f}x  "
-                  f"fallbacks {row['fallbacks']}", flush=True)
+            print(
+                f"{bot:>10}: inside catanatron {row['inside_ms']:8.2f} ms/decision ({row['inside_decisions']}), "
+                f"bridged {row['bridged_ms']:8.2f} ms/decision ({row['bridged_decisions']}; the bot's own "
+                f"decide {row['bridged_bot_ms']:.2f} ms)  ratio {row['ratio']:.2f}x  "
+                f"fallbacks {row['fallbacks']}",
+                flush=True,
+            )
     return 0
 
 

@@ -35,8 +35,7 @@ def warm_up(game, spec: str, seed: int) -> None:
     make_agent(spec, game).act(view_for(state, state.current_player), rng)
 
 
-def time_decisions(game_name: str, spec: str, against: str, players: int | None, games: int,
-                   seed: int) -> dict:
+def time_decisions(game_name: str, spec: str, against: str, players: int | None, games: int, seed: int) -> dict:
     options = {"players": players} if players else {}
     game = make(game_name, **options)
     cpu: list[float] = []
@@ -62,12 +61,23 @@ def time_decisions(game_name: str, spec: str, against: str, players: int | None,
 
     def quantiles(values: list[float]) -> dict:
         array = np.asarray(values) * 1000.0
-        return {"median_ms": float(np.median(array)), "p95_ms": float(np.percentile(array, 95)),
-                "max_ms": float(array.max())}
+        return {
+            "median_ms": float(np.median(array)),
+            "p95_ms": float(np.percentile(array, 95)),
+            "max_ms": float(array.max()),
+        }
 
-    return {"game": game_name, "players": game.num_players, "agent": spec, "against": against, "games": games,
-            "decisions": len(cpu), "threads": torch.get_num_threads(), "cpu": quantiles(cpu),
-            "wall": quantiles(wall)}
+    return {
+        "game": game_name,
+        "players": game.num_players,
+        "agent": spec,
+        "against": against,
+        "games": games,
+        "decisions": len(cpu),
+        "threads": torch.get_num_threads(),
+        "cpu": quantiles(cpu),
+        "wall": quantiles(wall),
+    }
 
 
 def main() -> None:
@@ -75,8 +85,13 @@ def main() -> None:
     parser.add_argument("game", nargs="?", default="catan", help="game name (default: catan)")
     parser.add_argument("--agent", default="best", help="agent spec timed (default: best)")
     parser.add_argument("--against", default="heuristic", help="the other seats' agent spec (default: heuristic)")
-    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4],
-                        help="player counts (default: 2 3 4; 0: the game's default)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="*",
+        default=[2, 3, 4],
+        help="player counts (default: 2 3 4; 0: the game's default)",
+    )
     parser.add_argument("--games", type=int, default=4, help="games per player count, at least 1")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object per player count")
@@ -89,9 +104,12 @@ def main() -> None:
             print(json.dumps(row), flush=True)
             continue
         c, w = row["cpu"], row["wall"]
-        print(f"{row['game']} {row['players']}p {row['agent']} vs {row['against']}: {row['decisions']} decisions "
-              f"in {row['games']} games; CPU ms median {c['median_ms']:.1f}, p95 {c['p95_ms']:.1f}, "
-              f"max {c['max_ms']:.1f}; wall ms median {w['median_ms']:.1f}, p95 {w['p95_ms']:.1f}", flush=True)
+        print(
+            f"{row['game']} {row['players']}p {row['agent']} vs {row['against']}: {row['decisions']} decisions "
+            f"in {row['games']} games; CPU ms median {c['median_ms']:.1f}, p95 {c['p95_ms']:.1f}, "
+            f"max {c['max_ms']:.1f}; wall ms median {w['median_ms']:.1f}, p95 {w['p95_ms']:.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,13 @@ def bench_gym(seconds: float, seed: int = 0) -> dict:
             episodes += 1
             env.reset()
     elapsed = time.perf_counter() - start
-    return {"benchmark": "gym", "steps": steps, "episodes": episodes, "seconds": elapsed, "steps_per_s": steps / elapsed}
+    return {
+        "benchmark": "gym",
+        "steps": steps,
+        "episodes": episodes,
+        "seconds": elapsed,
+        "steps_per_s": steps / elapsed,
+    }
 
 
 def bench_pettingzoo(seconds: float, seed: int = 0) -> dict:
@@ -64,8 +70,13 @@ def bench_pettingzoo(seconds: float, seed: int = 0) -> dict:
         aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         steps += 1
     elapsed = time.perf_counter() - start
-    return {"benchmark": "pettingzoo", "steps": steps, "episodes": episodes, "seconds": elapsed,
-            "steps_per_s": steps / elapsed}
+    return {
+        "benchmark": "pettingzoo",
+        "steps": steps,
+        "episodes": episodes,
+        "seconds": elapsed,
+        "steps_per_s": steps / elapsed,
+    }
 
 
 def bench_vector(batch_size: int, seconds: float, seed: int = 0) -> dict:
@@ -85,8 +96,14 @@ def bench_vector(batch_size: int, seconds: float, seed: int = 0) -> dict:
         calls += 1
         episodes += int(terminated.sum())
     elapsed = time.perf_counter() - start
-    return {"benchmark": "vector", "batch_size": batch_size, "steps": calls * batch_size, "episodes": episodes,
-            "seconds": elapsed, "steps_per_s": calls * batch_size / elapsed}
+    return {
+        "benchmark": "vector",
+        "batch_size": batch_size,
+        "steps": calls * batch_size,
+        "episodes": episodes,
+        "seconds": elapsed,
+        "steps_per_s": calls * batch_size / elapsed,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,8 +126,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             name = row["benchmark"] + (f" (batch {row['batch_size']})" if "batch_size" in row else "")
             unit = "agent" if row["benchmark"] == "pettingzoo" else "learner"
-            print(f"{name:>20}: {row['steps_per_s']:10.0f} {unit} steps/s  {row['ratio_vs_gym']:6.1f}x gym  "
-                  f"({row['steps']} steps, {row['episodes']} games ended, {row['seconds']:.1f} s)", flush=True)
+            print(
+                f"{name:>20}: {row['steps_per_s']:10.0f} {unit} steps/s  {row['ratio_vs_gym']:6.1f}x gym  "
+                f"({row['steps']} steps, {row['episodes']} games ended, {row['seconds']:.1f} s)",
+                flush=True,
+            )
     return 0
 
 

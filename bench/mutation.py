@@ -39,15 +39,30 @@ MODULES: dict[str, list[str]] = {
     "learn/evaluation.py": ["tests/learn/test_evaluation.py", "tests/learn/test_train.py"],
     "eval/paired.py": ["tests/eval/test_paired.py"],
     "eval/ratings.py": ["tests/eval/test_ratings.py", "tests/eval/test_tournament.py"],
-    "games/catan/observe.py": ["tests/games/catan/test_observe.py", "tests/games/catan/test_interface.py",
-                               "tests/games/catan/test_symmetry.py"],
+    "games/catan/observe.py": [
+        "tests/games/catan/test_observe.py",
+        "tests/games/catan/test_interface.py",
+        "tests/games/catan/test_symmetry.py",
+    ],
     "integrations/catanatron/bots.py": ["tests/integrations/test_catanatron.py"],
-    "web/games.py": ["tests/web/test_api.py", "tests/web/test_hidden.py", "tests/web/test_restart.py",
-                     "tests/web/test_store.py"],
+    "web/games.py": [
+        "tests/web/test_api.py",
+        "tests/web/test_hidden.py",
+        "tests/web/test_restart.py",
+        "tests/web/test_store.py",
+    ],
     "web/store.py": ["tests/web/test_restart.py", "tests/web/test_store.py", "tests/web/test_api.py"],
 }
-STATUS = {"killed": "killed", "survived": "survived", "timeout": "timeout", "suspicious": "suspicious",
-          "no tests": "no tests", "skipped": "skipped", "segfault": "killed", "not checked": "not checked"}
+STATUS = {
+    "killed": "killed",
+    "survived": "survived",
+    "timeout": "timeout",
+    "suspicious": "suspicious",
+    "no tests": "no tests",
+    "skipped": "skipped",
+    "segfault": "killed",
+    "not checked": "not checked",
+}
 
 
 def scratch_copy(module: str, tests: list[str]) -> Path:
@@ -69,7 +84,8 @@ def scratch_copy(module: str, tests: list[str]) -> Path:
         "mutate_only_covered_lines = false\n"
         "\n[tool.pytest.ini_options]\n"
         'testpaths = ["tests"]\n'
-        'markers = ["slow: long-running checks, run with -m slow"]\n')
+        'markers = ["slow: long-running checks, run with -m slow"]\n'
+    )
     return where
 
 
@@ -80,8 +96,9 @@ def run_module(module: str, tests: list[str], deadline: dt.datetime | None, jobs
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
     started = time.monotonic()
-    process = subprocess.Popen(command, cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, start_new_session=True)
+    process = subprocess.Popen(
+        command, cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
     stopped = False
     try:
         while process.poll() is None:
@@ -99,15 +116,28 @@ def run_module(module: str, tests: list[str], deadline: dt.datetime | None, jobs
     caught = counts.get("killed", 0) + counts.get("timeout", 0)
     missed = counts.get("survived", 0) + counts.get("no tests", 0)  # a mutant no test runs is not caught either
     score = caught / (caught + missed) if caught + missed else float("nan")
-    return {"module": module, "tests": tests, "counts": counts, "score": score, "survivors": survivors,
-            "seconds": round(time.monotonic() - started, 1), "stopped_at_deadline": stopped,
-            "scratch": str(where.relative_to(ROOT))}
+    return {
+        "module": module,
+        "tests": tests,
+        "counts": counts,
+        "score": score,
+        "survivors": survivors,
+        "seconds": round(time.monotonic() - started, 1),
+        "stopped_at_deadline": stopped,
+        "scratch": str(where.relative_to(ROOT)),
+    }
 
 
 def results(where: Path, env: dict) -> tuple[dict[str, int], list[str]]:
     """Mutant counts by status and the names of survivors, from ``mutmut results --all true``."""
-    listed = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=where, env=env,
-                            capture_output=True, text=True, check=False).stdout
+    listed = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
     counts: dict[str, int] = {}
     survivors = []
     for line in listed.splitlines():
@@ -152,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         counts = ", ".join(f"{k} {v}" for k, v in sorted(report["counts"].items()))
         note = " (stopped at the deadline: partial)" if report["stopped_at_deadline"] else ""
         if not report["counts"]:  # mutmut leaves decorated functions alone: numba's @njit code has no mutants
-            print(f"{module}: no mutants tested (see {report['scratch']}/mutmut.log; mutmut skips decorated "
-                  f"functions such as numba's @njit ones){note}")
+            print(
+                f"{module}: no mutants tested (see {report['scratch']}/mutmut.log; mutmut skips decorated "
+                f"functions such as numba's @njit ones){note}"
+            )
             continue
         print(f"{module}: score {report['score']:.2f} ({counts}) in {report['seconds']} s{note}")
         for name in report["survivors"]:

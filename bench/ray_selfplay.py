@@ -83,8 +83,11 @@ def publication_costs(payload, publication, actors: int) -> dict:
     for _ in range(10 * actors):
         pickle.dumps(publication)
     local = (time.perf_counter() - started) / 10
-    return {"publication_mb": round(size / 2**20, 3), "ray_put_ms": round(1e3 * put, 2),
-            f"local_pickle_{actors}_actors_ms": round(1e3 * local, 2)}
+    return {
+        "publication_mb": round(size / 2**20, 3),
+        "ray_put_ms": round(1e3 * put, 2),
+        f"local_pickle_{actors}_actors_ms": round(1e3 * local, 2),
+    }
 
 
 def main() -> None:
@@ -129,8 +132,17 @@ def main() -> None:
     for _ in range(args.rounds):
         for (backend, n), results in rows.items():
             config.selfplay.backend, config.selfplay.actors = backend, n
-            results.append(measure(config, spec, payload, publication, warmup=args.warmup, seconds=args.seconds,
-                                   publish_seconds=args.publish_seconds))
+            results.append(
+                measure(
+                    config,
+                    spec,
+                    payload,
+                    publication,
+                    warmup=args.warmup,
+                    seconds=args.seconds,
+                    publish_seconds=args.publish_seconds,
+                )
+            )
             print(f"  {backend} x{n}: {results[-1]['samples_per_s']:.1f} samples/s", file=sys.stderr, flush=True)
     costs = publication_costs(payload, publication, max(counts))
     ray.shutdown()
@@ -138,22 +150,40 @@ def main() -> None:
     for (backend, n), results in rows.items():
         local = statistics.mean(r["samples_per_s"] for r in rows[("local", n)])
         mean = statistics.mean(r["samples_per_s"] for r in results)
-        table.append({"backend": backend, "actors": n, "samples_per_s": round(mean, 1),
-                      "games_per_s": round(statistics.mean(r["games_per_s"] for r in results), 2),
-                      "first_delivery_s": round(statistics.mean(r["first_delivery_s"] for r in results), 1),
-                      "ratio_vs_local": round(mean / local, 3) if local else None,
-                      "rounds": [round(r["samples_per_s"], 1) for r in results]})
-    header = {"config": Path(args.config).name, "game": config.game, "options": config.game_options,
-              "method": config.method, "games_per_actor": config.selfplay.games_per_actor,
-              "seconds": args.seconds, "rounds": args.rounds, "ray_init_s": round(ray_start, 1), **costs}
+        table.append(
+            {
+                "backend": backend,
+                "actors": n,
+                "samples_per_s": round(mean, 1),
+                "games_per_s": round(statistics.mean(r["games_per_s"] for r in results), 2),
+                "first_delivery_s": round(statistics.mean(r["first_delivery_s"] for r in results), 1),
+                "ratio_vs_local": round(mean / local, 3) if local else None,
+                "rounds": [round(r["samples_per_s"], 1) for r in results],
+            }
+        )
+    header = {
+        "config": Path(args.config).name,
+        "game": config.game,
+        "options": config.game_options,
+        "method": config.method,
+        "games_per_actor": config.selfplay.games_per_actor,
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "ray_init_s": round(ray_start, 1),
+        **costs,
+    }
     if args.json:
         print(json.dumps({**header, "rows": table}))
         return
     print(json.dumps(header))
-    print(f"{'backend':8} {'actors':>6} {'samples/s':>10} {'games/s':>8} {'first delivery s':>17} {'vs local':>9}  rounds")
+    print(
+        f"{'backend':8} {'actors':>6} {'samples/s':>10} {'games/s':>8} {'first delivery s':>17} {'vs local':>9}  rounds"
+    )
     for r in table:
-        print(f"{r['backend']:8} {r['actors']:>6} {r['samples_per_s']:>10.1f} {r['games_per_s']:>8.2f} "
-              f"{r['first_delivery_s']:>17.1f} {r['ratio_vs_local']:>9.3f}  {r['rounds']}")
+        print(
+            f"{r['backend']:8} {r['actors']:>6} {r['samples_per_s']:>10.1f} {r['games_per_s']:>8.2f} "
+            f"{r['first_delivery_s']:>17.1f} {r['ratio_vs_local']:>9.3f}  {r['rounds']}"
+        )
 
 
 if __name__ == "__main__":

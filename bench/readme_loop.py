@@ -71,7 +71,9 @@ def draw_only(positions: list, draw) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="catan", help="a registered game (default catan)")
-    parser.add_argument("--players", type=int, default=3, help="players (default 3, as in the README; 0: the game's own)")
+    parser.add_argument(
+        "--players", type=int, default=3, help="players (default 3, as in the README; 0: the game's own)"
+    )
     parser.add_argument("--games", type=int, default=60, help="games per way and round (default 60)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, the ways alternating; the best of each counts")
     parser.add_argument("--positions", type=int, default=2000, help="decision positions for the draw alone")
@@ -91,8 +93,17 @@ def main() -> None:
     rows = []
     for figure, per, count in (("loop", best, steps), ("draw", draws, dict.fromkeys(WAYS, len(positions)))):
         for name in WAYS:
-            rows.append({"benchmark": "readme_loop", "figure": figure, "game": args.game, "players": args.players,
-                         "way": name, "count": count[name], "us_each": per[name] * 1e6})
+            rows.append(
+                {
+                    "benchmark": "readme_loop",
+                    "figure": figure,
+                    "game": args.game,
+                    "players": args.players,
+                    "way": name,
+                    "count": count[name],
+                    "us_each": per[name] * 1e6,
+                }
+            )
         rows[-1]["speedup_vs_choice"] = per["rng.choice"] / per["state.random_action"]
     for row in rows:
         if args.json:

@@ -49,16 +49,26 @@ def play_matches(out: Path, *, quick: bool = False) -> list[str]:
         start = time.process_time()
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "records.jsonl"
-            run_arena("catan", agents, num_games=1 if quick else games, seed=seed, workers=1, records=path,
-                      options={"players": players, "board": board})
+            run_arena(
+                "catan",
+                agents,
+                num_games=1 if quick else games,
+                seed=seed,
+                workers=1,
+                records=path,
+                options={"players": players, "board": board},
+            )
             records = sorted(read_records(path), key=lambda r: r["index"])
         for record in records:
             text = json.dumps(record, sort_keys=True, separators=(",", ":"))
             file = f"{name}-{record['index']}.json"
             (out / file).write_text(text + "\n", encoding="utf-8")
             lines.append(f"{hashlib.sha256(text.encode()).hexdigest()}  {file}")
-        print(f"{name}: {len(records)} games, {sum(len(r['actions']) for r in records)} actions, "
-              f"{time.process_time() - start:.1f} s CPU", file=sys.stderr)
+        print(
+            f"{name}: {len(records)} games, {sum(len(r['actions']) for r in records)} actions, "
+            f"{time.process_time() - start:.1f} s CPU",
+            file=sys.stderr,
+        )
     (out / "digests.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return lines
 

@@ -23,16 +23,24 @@ def timed(fn):
 
 
 def bench_rollout_mcts(game, positions, sims):
-    mcts = MCTS(game, RolloutEvaluator(game), MCTSConfig(simulations=sims, selection="uct", c_uct=1.0,
-                                                         batch_size=1, virtual_loss=0.0, reuse_tree=False))
+    mcts = MCTS(
+        game,
+        RolloutEvaluator(game),
+        MCTSConfig(simulations=sims, selection="uct", c_uct=1.0, batch_size=1, virtual_loss=0.0, reuse_tree=False),
+    )
     rng = np.random.default_rng(0)
     walls, cpus = [], []
     for state in positions:
         wall, cpu = timed(lambda state=state: mcts.search(SeatView(state, state.current_player), rng))
         walls.append(wall)
         cpus.append(cpu)
-    return {"sims": sims, "moves": len(positions), "wall_s_per_move": float(np.mean(walls)),
-            "cpu_s_per_move": float(np.mean(cpus)), "sims_per_cpu_s": sims / float(np.mean(cpus))}
+    return {
+        "sims": sims,
+        "moves": len(positions),
+        "wall_s_per_move": float(np.mean(walls)),
+        "cpu_s_per_move": float(np.mean(cpus)),
+        "sims_per_cpu_s": sims / float(np.mean(cpus)),
+    }
 
 
 def bench_batched_puct(game, positions, sims):
@@ -96,6 +104,7 @@ class _TimedEvaluator:
                 return found(*args, **kwargs)
             finally:
                 self.cpu += time.process_time() - began
+
         return timed_call
 
 
@@ -135,24 +144,39 @@ def bench_catan_network_search(players, games, sims, precision, *, shipped=False
         from boardzero.nn.evaluator import ValueEvaluator
 
         net, _ = load_network(MODELS_DIR / "catan" / f"model-{players}p.json", game=game)
-        inner = (ValuePriorEvaluator(net, temperature=prior, precision=precision) if prior > 0
-                 else ValueEvaluator(net, precision=precision))
+        inner = (
+            ValuePriorEvaluator(net, temperature=prior, precision=precision)
+            if prior > 0
+            else ValueEvaluator(net, precision=precision)
+        )
     else:
         net = build_network(spec_for_game(game, "mlp", hidden=256, blocks=4))
         inner = NetworkEvaluator(net, precision=precision)
     evaluator, clock = _TimedEvaluator(inner), _NetworkClock(net)
-    mcts = MCTS(game, evaluator, MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False,
-                                            information_sets=information_sets))
+    mcts = MCTS(
+        game, evaluator, MCTSConfig(simulations=sims, batch_size=8, reuse_tree=False, information_sets=information_sets)
+    )
     views = [SeatView(s, s.current_player) for s in catan_positions(game, games, np.random.default_rng(2))]
     mcts.search_many(views[:2], np.random.default_rng(0))  # compile and warm up
     evaluator.cpu = clock.cpu = 0.0
     wall, cpu = timed(lambda: mcts.search_many(views, np.random.default_rng(0), add_noise=True))
-    network = "shipped TD model (rich)" + (f", value priors {prior:g}" if prior else ", uniform priors") if shipped \
+    network = (
+        "shipped TD model (rich)" + (f", value priors {prior:g}" if prior else ", uniform priors")
+        if shipped
         else "untrained MLP (flat)"
-    return {"players": players, "games": games, "sims": sims, "precision": precision, "network": network,
-            "tree": "information sets" if information_sets else "histories",
-            "sims_per_cpu_s": games * sims / cpu, "network_share": clock.cpu / cpu,
-            "evaluator_share": evaluator.cpu / cpu, "tree_and_engine_share": 1 - evaluator.cpu / cpu}
+    )
+    return {
+        "players": players,
+        "games": games,
+        "sims": sims,
+        "precision": precision,
+        "network": network,
+        "tree": "information sets" if information_sets else "histories",
+        "sims_per_cpu_s": games * sims / cpu,
+        "network_share": clock.cpu / cpu,
+        "evaluator_share": evaluator.cpu / cpu,
+        "tree_and_engine_share": 1 - evaluator.cpu / cpu,
+    }
 
 
 def main():
@@ -167,29 +191,38 @@ def main():
         "rollout_mcts_connect4": bench_rollout_mcts(game, positions, 400),
         "batched_puct_connect4": bench_batched_puct(game, positions[:16], 200),
         "connect4_solver_move_values_by_ply": bench_solver(game, rng, (10, 14, 18, 24), 5),
-        "catan_network_search": [bench_catan_network_search(2, 16, 64, precision)
-                                 for precision in ("float32", "auto")]
-        + [bench_catan_network_search(2, 16, 32, "auto", shipped=True, prior=0.02, information_sets=infoset)
-           for infoset in (False, True)],
+        "catan_network_search": [bench_catan_network_search(2, 16, 64, precision) for precision in ("float32", "auto")]
+        + [
+            bench_catan_network_search(2, 16, 32, "auto", shipped=True, prior=0.02, information_sets=infoset)
+            for infoset in (False, True)
+        ],
     }
     if args.json:
         print(json.dumps(result))
         return
     r = result["rollout_mcts_connect4"]
-    print(f"rollout MCTS, connect4, {r['sims']} sims: {r['wall_s_per_move']:.3f} s/move wall, "
-          f"{r['cpu_s_per_move']:.3f} s/move CPU, {r['sims_per_cpu_s']:.0f} sims per CPU second ({r['moves']} moves)")
+    print(
+        f"rollout MCTS, connect4, {r['sims']} sims: {r['wall_s_per_move']:.3f} s/move wall, "
+        f"{r['cpu_s_per_move']:.3f} s/move CPU, {r['sims_per_cpu_s']:.0f} sims per CPU second ({r['moves']} moves)"
+    )
     b = result["batched_puct_connect4"]
-    print(f"batched PUCT (uniform evaluator), {b['games']} games x {b['sims']} sims: "
-          f"{b['leaves_per_cpu_s']:.0f} leaves per CPU second")
+    print(
+        f"batched PUCT (uniform evaluator), {b['games']} games x {b['sims']} sims: "
+        f"{b['leaves_per_cpu_s']:.0f} leaves per CPU second"
+    )
     for ply, s in result["connect4_solver_move_values_by_ply"].items():
-        print(f"connect4 solver, all 7 move values at ply {ply}: mean {s['cpu_s_mean']:.3f} s, "
-              f"max {s['cpu_s_max']:.3f} s CPU ({s['positions']} random positions)")
+        print(
+            f"connect4 solver, all 7 move values at ply {ply}: mean {s['cpu_s_mean']:.3f} s, "
+            f"max {s['cpu_s_max']:.3f} s CPU ({s['positions']} random positions)"
+        )
     for c in result["catan_network_search"]:
-        print(f"catan {c['players']}p PUCT, {c['network']} 256x4 ({c['precision']}), tree of {c['tree']}, "
-              f"{c['games']} games x {c['sims']} sims: "
-              f"{c['sims_per_cpu_s']:.0f} sims per CPU second; network {100 * c['network_share']:.0f} %, the rest "
-              f"of the evaluator {100 * (c['evaluator_share'] - c['network_share']):.0f} %, "
-              f"tree and engine {100 * c['tree_and_engine_share']:.0f} %")
+        print(
+            f"catan {c['players']}p PUCT, {c['network']} 256x4 ({c['precision']}), tree of {c['tree']}, "
+            f"{c['games']} games x {c['sims']} sims: "
+            f"{c['sims_per_cpu_s']:.0f} sims per CPU second; network {100 * c['network_share']:.0f} %, the rest "
+            f"of the evaluator {100 * (c['evaluator_share'] - c['network_share']):.0f} %, "
+            f"tree and engine {100 * c['tree_and_engine_share']:.0f} %"
+        )
 
 
 if __name__ == "__main__":

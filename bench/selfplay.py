@@ -49,8 +49,12 @@ def _td(game, players, batch, precision, kind="mlp"):
     from boardzero.learn.td import TDWorker
 
     spec = spec_for_game(game, kind, hidden=256 if kind == "mlp" else 64, blocks=4, channels=16)
-    config = {"method": "td", "game": "catan", "game_options": {"players": players},
-              "selfplay": {"games_per_actor": batch, "precision": precision}}
+    config = {
+        "method": "td",
+        "game": "catan",
+        "game_options": {"players": players},
+        "selfplay": {"games_per_actor": batch, "precision": precision},
+    }
     return TDWorker(0, _payload(config, spec))
 
 
@@ -62,14 +66,24 @@ def _ppo(game, players, batch, precision, kind="mlp"):
     from boardzero.nn import build_network, save_network
 
     spec = spec_for_game(game, kind, hidden=256 if kind == "mlp" else 64, blocks=4, channels=16)
-    config = {"method": "ppo", "game": "catan", "game_options": {"players": players},
-              "selfplay": {"games_per_actor": batch, "precision": precision}}
+    config = {
+        "method": "ppo",
+        "game": "catan",
+        "game_options": {"players": players},
+        "selfplay": {"games_per_actor": batch, "precision": precision},
+    }
     worker = PPOWorker(0, _payload(config, spec))
     net = build_network(spec)
-    member = save_network(Path(tempfile.mkdtemp()) / "member", net, {"game": "catan",
-                                                                    "game_options": game.options_dict()})
-    worker.load(0, {"weights": {k: v.numpy() for k, v in net.state_dict().items()},
-                    "bank": {"version": 0, "members": [str(member)], "best": str(member)}})
+    member = save_network(
+        Path(tempfile.mkdtemp()) / "member", net, {"game": "catan", "game_options": game.options_dict()}
+    )
+    worker.load(
+        0,
+        {
+            "weights": {k: v.numpy() for k, v in net.state_dict().items()},
+            "bank": {"version": 0, "members": [str(member)], "best": str(member)},
+        },
+    )
     return worker
 
 
@@ -77,8 +91,12 @@ def _alphazero(game, players, batch, precision, simulations=32):
     from boardzero.learn.selfplay import SelfPlayWorker
 
     spec = spec_for_game(game, "mlp", hidden=256, blocks=4)
-    config = {"method": "alphazero", "game": "catan", "game_options": {"players": players},
-              "selfplay": {"games_per_actor": batch, "precision": precision, "simulations": simulations}}
+    config = {
+        "method": "alphazero",
+        "game": "catan",
+        "game_options": {"players": players},
+        "selfplay": {"games_per_actor": batch, "precision": precision, "simulations": simulations},
+    }
     return SelfPlayWorker(0, _payload(config, spec))
 
 
@@ -104,9 +122,13 @@ class _Counted:
 
     def row(self, engine_steps_per_s: float | None) -> dict:
         rate = self.steps / self.cpu
-        return {"row": self.name, "env_steps_per_cpu_s": round(rate), "decisions_per_cpu_s": round(self.decisions / self.cpu),
-                "games_per_cpu_s": round(self.games / self.cpu, 2),
-                "share_of_engine_alone": None if engine_steps_per_s is None else round(rate / engine_steps_per_s, 4)}
+        return {
+            "row": self.name,
+            "env_steps_per_cpu_s": round(rate),
+            "decisions_per_cpu_s": round(self.decisions / self.cpu),
+            "games_per_cpu_s": round(self.games / self.cpu, 2),
+            "share_of_engine_alone": None if engine_steps_per_s is None else round(rate / engine_steps_per_s, 4),
+        }
 
 
 def _wrap(env):
@@ -136,13 +158,16 @@ def main() -> None:
     torch.set_num_threads(1)
     game = make("catan", players=args.players)
     rows = []
-    for name, build in (("engine alone (random moves)", lambda: EngineAlone(game, args.batch)),
-                        ("td (afterstate values, mlp)", lambda: _td(game, args.players, args.batch, args.precision)),
-                        ("ppo (policy, mlp)", lambda: _ppo(game, args.players, args.batch, args.precision)),
-                        ("ppo (policy, xdim 16x64x4)",
-                         lambda: _ppo(game, args.players, args.batch, args.precision, kind="xdim")),
-                        ("alphazero (32 simulations, mlp)",
-                         lambda: _alphazero(game, args.players, min(args.batch, 32), args.precision))):
+    for name, build in (
+        ("engine alone (random moves)", lambda: EngineAlone(game, args.batch)),
+        ("td (afterstate values, mlp)", lambda: _td(game, args.players, args.batch, args.precision)),
+        ("ppo (policy, mlp)", lambda: _ppo(game, args.players, args.batch, args.precision)),
+        ("ppo (policy, xdim 16x64x4)", lambda: _ppo(game, args.players, args.batch, args.precision, kind="xdim")),
+        (
+            "alphazero (32 simulations, mlp)",
+            lambda: _alphazero(game, args.players, min(args.batch, 32), args.precision),
+        ),
+    ):
         worker = build()
         env = worker.env if hasattr(worker, "env") else None
         if env is not None:
@@ -158,15 +183,20 @@ def main() -> None:
     engine = rows[0].steps / rows[0].cpu
     table = [row.row(engine) for row in rows]
     if args.json:
-        print(json.dumps({"players": args.players, "batch": args.batch, "precision": args.precision, "rows": table},
-                         indent=2))
+        print(
+            json.dumps(
+                {"players": args.players, "batch": args.batch, "precision": args.precision, "rows": table}, indent=2
+            )
+        )
         return
     print(f"Catan {args.players} players, {args.batch} games per actor, precision {args.precision}, one thread")
     print(f"{'row':34} {'env steps/cpu-s':>16} {'decisions/cpu-s':>16} {'games/cpu-s':>12} {'vs engine':>10}")
     for r in table:
         share = "" if r["share_of_engine_alone"] is None else f"{r['share_of_engine_alone']:.3f}"
-        print(f"{r['row']:34} {r['env_steps_per_cpu_s']:>16,} {r['decisions_per_cpu_s']:>16,} "
-              f"{r['games_per_cpu_s']:>12} {share:>10}")
+        print(
+            f"{r['row']:34} {r['env_steps_per_cpu_s']:>16,} {r['decisions_per_cpu_s']:>16,} "
+            f"{r['games_per_cpu_s']:>12} {share:>10}"
+        )
 
 
 if __name__ == "__main__":

@@ -79,8 +79,9 @@ def player(base: str, stats: Stats, live: list, until: float, rng: random.Random
     while time.monotonic() < until:
         name, options = rng.choice(GAMES)
         seats = ["human"] + ["random"] * ((options.get("players") or 2) - 1)
-        created = call(stats, base + "/api/games", "POST", {"game": name, "options": options, "seats": seats,
-                                                            "delay": 0.05})
+        created = call(
+            stats, base + "/api/games", "POST", {"game": name, "options": options, "seats": seats, "delay": 0.05}
+        )
         if created is None:
             time.sleep(0.5)
             continue
@@ -94,8 +95,13 @@ def player(base: str, stats: Stats, live: list, until: float, rng: random.Random
                 break
             if snap["legal"]:
                 move = rng.choice(snap["legal"])
-                call(stats, f"{base}/api/games/{game_id}/actions", "POST", {"seat": 0, "action": move["action"]},
-                     token=token)
+                call(
+                    stats,
+                    f"{base}/api/games/{game_id}/actions",
+                    "POST",
+                    {"seat": 0, "action": move["action"]},
+                    token=token,
+                )
             else:
                 time.sleep(0.1)
         else:
@@ -146,8 +152,23 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess.Popen:
-    command = [sys.executable, "-m", "boardzero.cli.main", "serve", "--host", LOOPBACK, "--port", str(port), "--db",
-               str(db), "--delay", "0.05", "--max-games", "256", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "boardzero.cli.main",
+        "serve",
+        "--host",
+        LOOPBACK,
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--delay",
+        "0.05",
+        "--max-games",
+        "256",
+        *extra,
+    ]
     process = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 180
     while True:
@@ -162,13 +183,17 @@ def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=4, help=f"players, each playing one game at a time (<= {MAX_CLIENTS})")
+    parser.add_argument(
+        "--players", type=int, default=4, help=f"players, each playing one game at a time (<= {MAX_CLIENTS})"
+    )
     parser.add_argument("--spectators", type=int, default=8, help=f"spectators polling games (<= {MAX_CLIENTS})")
     parser.add_argument("--seconds", type=float, default=120.0, help=f"how long the load runs (<= {MAX_SECONDS:g})")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--server-arg", action="append", default=[], help="an extra flag for boardzero serve")
     args = parser.parse_args()
-    if not (0 < args.players <= MAX_CLIENTS and 0 <= args.spectators <= MAX_CLIENTS and 0 < args.seconds <= MAX_SECONDS):
+    if not (
+        0 < args.players <= MAX_CLIENTS and 0 <= args.spectators <= MAX_CLIENTS and 0 < args.seconds <= MAX_SECONDS
+    ):
         parser.error(f"players 1..{MAX_CLIENTS}, spectators 0..{MAX_CLIENTS}, seconds up to {MAX_SECONDS:g}")
     with tempfile.TemporaryDirectory(prefix="boardzero-load-") as folder:
         with socket.socket() as probe:
@@ -181,10 +206,14 @@ def main() -> None:
             rss_start = rss_mib(process.pid)
             stats, live, base = Stats(), [], f"http://{LOOPBACK}:{port}"
             until = time.monotonic() + args.seconds
-            threads = [threading.Thread(target=player, args=(base, stats, live, until, random.Random(args.seed + i)))
-                       for i in range(args.players)]
-            threads += [threading.Thread(target=spectator, args=(base, stats, live, until, random.Random(-1 - i)))
-                        for i in range(args.spectators)]
+            threads = [
+                threading.Thread(target=player, args=(base, stats, live, until, random.Random(args.seed + i)))
+                for i in range(args.players)
+            ]
+            threads += [
+                threading.Thread(target=spectator, args=(base, stats, live, until, random.Random(-1 - i)))
+                for i in range(args.spectators)
+            ]
             started = time.monotonic()
             for thread in threads:
                 thread.start()
@@ -201,12 +230,16 @@ def main() -> None:
         ms = [1000 * s for s in stats.latencies]
         print(f"players {args.players}, spectators {args.spectators}, {elapsed:.0f} s on {LOOPBACK}")
         print(f"games created {stats.created}; requests {len(ms)} ({len(ms) / elapsed:.1f}/s)")
-        print(f"latency ms: p50 {percentile(ms, 0.5):.1f}, p95 {percentile(ms, 0.95):.1f}, "
-              f"p99 {percentile(ms, 0.99):.1f}, max {max(ms, default=float('nan')):.1f}")
+        print(
+            f"latency ms: p50 {percentile(ms, 0.5):.1f}, p95 {percentile(ms, 0.95):.1f}, "
+            f"p99 {percentile(ms, 0.99):.1f}, max {max(ms, default=float('nan')):.1f}"
+        )
         print(f"errors {sum(stats.errors.values())}: {dict(stats.errors) or 'none'}")
         for when, (alone, total, count) in (("start", rss_start), ("end", rss_end)):
-            print(f"server RSS at the {when}: {alone:.0f} MiB; with its fork server and workers {total:.0f} MiB "
-                  f"({count} processes)")
+            print(
+                f"server RSS at the {when}: {alone:.0f} MiB; with its fork server and workers {total:.0f} MiB "
+                f"({count} processes)"
+            )
         print(f"server exit code after SIGTERM: {process.returncode} (cpu count {os.cpu_count()})")
 
 

@@ -46,7 +46,7 @@ class SetupSwap(Agent):
         self.counted = False
 
     def act(self, view, rng: np.random.Generator) -> int:
-        phases = view.observation["flat"][PHASE_AT:PHASE_AT + E.NUM_PHASES]
+        phases = view.observation["flat"][PHASE_AT : PHASE_AT + E.NUM_PHASES]
         in_setup = bool(phases[list(SETUP_PHASES)].any())
         if not in_setup and not self.counted:
             self.counted = True
@@ -56,7 +56,7 @@ class SetupSwap(Agent):
 
 def production(view) -> np.ndarray:
     """The seat's pips per resource (wood, brick, sheep, wheat, ore) from its own view's rich features."""
-    return view.observation["rich"][OWN_PRODUCTION_AT:OWN_PRODUCTION_AT + 5] * 10.0
+    return view.observation["rich"][OWN_PRODUCTION_AT : OWN_PRODUCTION_AT + 5] * 10.0
 
 
 def main() -> None:
@@ -75,17 +75,33 @@ def main() -> None:
         return entrants[-1]
 
     register_agent("setup-swap", factory)
-    result = run_arena("catan", ["setup-swap", args.opponent], num_games=args.games,
-                       options={"players": args.players}, seed=args.seed, workers=1)
+    result = run_arena(
+        "catan",
+        ["setup-swap", args.opponent],
+        num_games=args.games,
+        options={"players": args.players},
+        seed=args.seed,
+        workers=1,
+    )
     wins, games = result.entrants[0].wins, result.entrants[0].results
     low, high = wilson_interval(wins, games)
     rows = np.concatenate([np.array(e.production).reshape(-1, 5) for e in entrants])
-    print(json.dumps({
-        "setup": args.setup, "rest": args.rest, "opponent": args.opponent, "players": args.players,
-        "seed": args.seed, "wins": wins, "games": games, "win_rate": round(wins / games, 4),
-        "win_rate_ci95": [round(low, 4), round(high, 4)],
-        "pips_after_setup": {name: round(float(v), 2) for name, v in zip(RESOURCE_NAMES, rows.mean(axis=0))},
-    }))
+    print(
+        json.dumps(
+            {
+                "setup": args.setup,
+                "rest": args.rest,
+                "opponent": args.opponent,
+                "players": args.players,
+                "seed": args.seed,
+                "wins": wins,
+                "games": games,
+                "win_rate": round(wins / games, 4),
+                "win_rate_ci95": [round(low, 4), round(high, 4)],
+                "pips_after_setup": {name: round(float(v), 2) for name, v in zip(RESOURCE_NAMES, rows.mean(axis=0))},
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,9 @@ from boardzero.nn.checkpoint import load_network
 MARKS = (0, 10, 20, 40, 80, 160)
 
 
-def probe_game(game, agents, seat: int, net, key: str, rng: np.random.Generator
-               ) -> tuple[float, dict[int, tuple[float, int]]]:
+def probe_game(
+    game, agents, seat: int, net, key: str, rng: np.random.Generator
+) -> tuple[float, dict[int, tuple[float, int]]]:
     """Play one game; the seat's result and, at each mark reached, the network's value of the seat's position
     and the number of decisions with a choice (more than one legal move) from there to the end: the steps a
     TD target is discounted over."""
@@ -74,9 +75,12 @@ def main() -> None:
     parser.add_argument("-p", "--players", type=int, default=2)
     parser.add_argument("-n", "--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--gamma", type=float, default=None,
-                        help="discount per decision with a choice for the discounted result (default: the probed "
-                             "network's td.gamma)")
+    parser.add_argument(
+        "--gamma",
+        type=float,
+        default=None,
+        help="discount per decision with a choice for the discounted result (default: the probed network's td.gamma)",
+    )
     args = parser.parse_args()
     game = make("catan", players=args.players)
     net, meta = load_network(args.probe, game=game, trainers=("td",))
@@ -92,22 +96,41 @@ def main() -> None:
         result, values = probe_game(game, agents, seat, net, key, np.random.default_rng([args.seed, i]))
         results.append(result)
         for mark, (value, left) in values.items():
-            at_mark[mark].append((value, result, gamma ** left * result, left))
+            at_mark[mark].append((value, result, gamma**left * result, left))
     wins = int(sum(r == 1.0 for r in results))
     low, high = wilson_interval(wins, len(results))
     rows = []
     for mark in MARKS:
         pairs = np.array(at_mark[mark]).reshape(-1, 4)
         if len(pairs) > 1:
-            rows.append({"decisions_after_first_roll": mark, "games": len(pairs),
-                         "mean_value": round(float(pairs[:, 0].mean()), 4),
-                         "mean_result": round(float(pairs[:, 1].mean()), 4),
-                         "mean_discounted_result": round(float(pairs[:, 2].mean()), 4),
-                         "mean_choices_left": round(float(pairs[:, 3].mean()), 1),
-                         "correlation": round(float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]), 3)})
-    print(json.dumps({"setup": args.setup, "rest": args.rest, "opponent": args.opponent, "probe": args.probe,
-                      "players": args.players, "seed": args.seed, "gamma": gamma, "games": len(results), "wins": wins,
-                      "win_rate_ci95": [round(low, 4), round(high, 4)], "marks": rows}))
+            rows.append(
+                {
+                    "decisions_after_first_roll": mark,
+                    "games": len(pairs),
+                    "mean_value": round(float(pairs[:, 0].mean()), 4),
+                    "mean_result": round(float(pairs[:, 1].mean()), 4),
+                    "mean_discounted_result": round(float(pairs[:, 2].mean()), 4),
+                    "mean_choices_left": round(float(pairs[:, 3].mean()), 1),
+                    "correlation": round(float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]), 3),
+                }
+            )
+    print(
+        json.dumps(
+            {
+                "setup": args.setup,
+                "rest": args.rest,
+                "opponent": args.opponent,
+                "probe": args.probe,
+                "players": args.players,
+                "seed": args.seed,
+                "gamma": gamma,
+                "games": len(results),
+                "wins": wins,
+                "win_rate_ci95": [round(low, 4), round(high, 4)],
+                "marks": rows,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,11 @@ def cpu_seconds_at(log: Path, when: float) -> float | None:
 
 def score(spec: str, game, positions) -> dict:
     result = move_accuracy(spec, game, positions, np.random.default_rng(0))
-    return {key: {"correct": c, "positions": n, "accuracy": c / n, "interval": list(result.group_interval(key))}
-            for key, (c, n) in result.by_group.items() if key in KEYS}
+    return {
+        key: {"correct": c, "positions": n, "accuracy": c / n, "interval": list(result.group_interval(key))}
+        for key, (c, n) in result.by_group.items()
+        if key in KEYS
+    }
 
 
 def main() -> None:
@@ -70,18 +73,35 @@ def main() -> None:
         meta = read_metadata(checkpoint.path)
         cpu = cpu_seconds_at(args.cpu_log, checkpoint.path.stat().st_mtime) if args.cpu_log else None
         groups = score(f"az:{checkpoint.path.resolve()},{args.agent_options}", game, positions)
-        points.append({"step": checkpoint.step, "train_seconds": float(meta.get("train_seconds", 0.0)),
-                       "cpu_seconds": cpu, "samples": meta.get("selfplay_totals", {}).get("samples"),
-                       "groups": groups})
+        points.append(
+            {
+                "step": checkpoint.step,
+                "train_seconds": float(meta.get("train_seconds", 0.0)),
+                "cpu_seconds": cpu,
+                "samples": meta.get("selfplay_totals", {}).get("samples"),
+                "groups": groups,
+            }
+        )
         print(f"step {checkpoint.step}: {100 * groups[KEYS[0]]['accuracy']:.1f} %", flush=True)
     references = {}
     for item in args.reference:
         name, _, model = item.partition("=")
         references[name] = score(f"az:{model},{args.agent_options}", game, positions)
     plot(points, references, args)
-    args.out.with_suffix(".json").write_text(json.dumps(
-        {"run": str(args.run), "positions": str(args.positions), "agent_options": args.agent_options,
-         "machine": args.machine, "points": points, "references": references}, indent=1) + "\n")
+    args.out.with_suffix(".json").write_text(
+        json.dumps(
+            {
+                "run": str(args.run),
+                "positions": str(args.positions),
+                "agent_options": args.agent_options,
+                "machine": args.machine,
+                "points": points,
+                "references": references,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
 
 
 def plot(points: list[dict], references: dict[str, dict], args: argparse.Namespace) -> None:
@@ -96,7 +116,7 @@ def plot(points: list[dict], references: dict[str, dict], args: argparse.Namespa
             acc = np.array([100 * p["groups"][key]["accuracy"] for p in shown])
             low = np.array([100 * p["groups"][key]["interval"][0] for p in shown])
             high = np.array([100 * p["groups"][key]["interval"][1] for p in shown])
-            line, = ax.plot(x, acc, marker="o", lw=2 if key == KEYS[0] else 1, label=key.replace("/all", ""))
+            (line,) = ax.plot(x, acc, marker="o", lw=2 if key == KEYS[0] else 1, label=key.replace("/all", ""))
             if key == KEYS[0]:
                 ax.fill_between(x, low, high, color=line.get_color(), alpha=0.15)
         for name, groups in references.items():

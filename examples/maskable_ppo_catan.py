@@ -83,8 +83,18 @@ def main(argv: list[str] | None = None) -> int:
 
     env = make_env("catan", ["random"], players=2, turn_limit=args.turn_limit, returns="vp")
     env.reset(seed=args.seed)
-    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=2048, batch_size=256, learning_rate=3e-4,
-                                    gamma=0.999, ent_coef=0.01, seed=args.seed, verbose=0, device="cpu")
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=2048,
+        batch_size=256,
+        learning_rate=3e-4,
+        gamma=0.999,
+        ent_coef=0.01,
+        seed=args.seed,
+        verbose=0,
+        device="cpu",
+    )
     points, start = [], time.perf_counter()
     done_steps = 0
     while True:
@@ -92,9 +102,11 @@ def main(argv: list[str] | None = None) -> int:
         result.update(timesteps=done_steps, seconds=round(time.perf_counter() - start, 1))
         points.append(result)
         low, high = result["ci95"]
-        print(f"{done_steps:>8} steps  {time.perf_counter() - start:7.0f} s  win rate vs random "
-              f"{100 * result['win_rate']:5.1f} % [{100 * low:.1f}, {100 * high:.1f}] ({args.eval_games} games)",
-              flush=True)
+        print(
+            f"{done_steps:>8} steps  {time.perf_counter() - start:7.0f} s  win rate vs random "
+            f"{100 * result['win_rate']:5.1f} % [{100 * low:.1f}, {100 * high:.1f}] ({args.eval_games} games)",
+            flush=True,
+        )
         if done_steps >= args.timesteps:
             break
         chunk = min(args.eval_every, args.timesteps - done_steps)

@@ -56,17 +56,29 @@ def test_search_plays_the_new_game_perfectly():
 
 
 def test_the_new_game_trains_from_zero_and_its_network_plays(tmp_path):
-    config = config_from_dict({
-        "method": "alphazero", "game": "nim", "network": {"kind": "mlp", "hidden": 16, "blocks": 1},
-        "selfplay": {"actors": 1, "games_per_actor": 8, "simulations": 16, "publish_every": 5},
-        "train": {"steps": 6, "batch_size": 16, "min_replay": 32, "checkpoint_every": 3, "log_every": 3},
-        "eval": {"every": 6, "games_vs_random": 2, "games_vs_mcts": 2, "mcts_simulations": 8, "games_vs_best": 2,
-                 "simulations": 4}})
+    config = config_from_dict(
+        {
+            "method": "alphazero",
+            "game": "nim",
+            "network": {"kind": "mlp", "hidden": 16, "blocks": 1},
+            "selfplay": {"actors": 1, "games_per_actor": 8, "simulations": 16, "publish_every": 5},
+            "train": {"steps": 6, "batch_size": 16, "min_replay": 32, "checkpoint_every": 3, "log_every": 3},
+            "eval": {
+                "every": 6,
+                "games_vs_random": 2,
+                "games_vs_mcts": 2,
+                "mcts_simulations": 8,
+                "games_vs_best": 2,
+                "simulations": 4,
+            },
+        }
+    )
     summary = train(config, tmp_path / "run")
     assert summary["step"] == 6 and summary["games"] > 0
     game = make("nim")
     net, meta = load_network(tmp_path / "run", game=game)
     assert meta["game"] == "nim" and meta["step"] == 6
-    final = play_game(game, [make_agent(f"az:{tmp_path / 'run'},sims=16", game), make_agent("random", game)],
-                      np.random.default_rng(1))
+    final = play_game(
+        game, [make_agent(f"az:{tmp_path / 'run'},sims=16", game), make_agent("random", game)], np.random.default_rng(1)
+    )
     assert final.is_terminal()

@@ -36,7 +36,7 @@ def installed(tmp_path_factory) -> Path:
     """The virtualenv's bin folder, with only the built wheel (and its dependencies) installed."""
     work = tmp_path_factory.mktemp("wheel")
     run(sys.executable, "-m", "build", "--wheel", "--outdir", work / "dist", ROOT, cwd=work)
-    wheel, = (work / "dist").glob("boardzero-*.whl")
+    (wheel,) = (work / "dist").glob("boardzero-*.whl")
     run(sys.executable, "-m", "venv", work / "venv", cwd=work)
     bin_dir = work / "venv" / "bin"
     run(bin_dir / "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[web]", cwd=work)
@@ -48,8 +48,10 @@ def test_the_wheel_holds_no_source_tree_path(installed):
     assert "site-packages" in where and str(ROOT / "src") not in where
 
 
-@pytest.mark.parametrize("game, players", [("tictactoe", None), ("connect4", None), ("kuhn_poker", None),
-                                           ("catan", 2), ("catan", 3), ("catan", 4)])
+@pytest.mark.parametrize(
+    "game, players",
+    [("tictactoe", None), ("connect4", None), ("kuhn_poker", None), ("catan", 2), ("catan", 3), ("catan", 4)],
+)
 def test_best_plays_every_game_from_the_wheel(installed, tmp_path, game, players):
     command = [installed / "boardzero", "arena", game, "best", "random", "-n", "1", "-w", "1", "--seed", "0", "--json"]
     if players:
@@ -60,9 +62,21 @@ def test_best_plays_every_game_from_the_wheel(installed, tmp_path, game, players
 
 def test_the_wheel_serves_the_page(installed, tmp_path):
     port = 18000 + os.getpid() % 1000
-    server = subprocess.Popen([installed / "boardzero", "serve", "--host", "127.0.0.1", "--port", str(port),
-                               "--db", tmp_path / "games.sqlite"], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            installed / "boardzero",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            tmp_path / "games.sqlite",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         page = meta = None
         for _ in range(120):

@@ -94,7 +94,7 @@ class NimState(State):
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         flat = np.zeros(65 + 8, dtype=np.float32)
         flat[self.pile] = 1.0
-        flat[65:65 + self.game.num_actions] = 1.0
+        flat[65 : 65 + self.game.num_actions] = 1.0
         return {"flat": flat}
 
     def public_view(self, seat: int | None = None) -> dict:

@@ -15,8 +15,20 @@ from boardzero.core.registry import make, register_game
 from boardzero.core.view import SeatView
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Game", "State", "SeatView", "sample_chance", "games", "make", "register_game",
-    "make_agent", "BoardzeroError", "CheckpointError", "ConfigError", "IllegalActionError",
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "State",
+    "SeatView",
+    "sample_chance",
+    "games",
+    "make",
+    "register_game",
+    "make_agent",
+    "BoardzeroError",
+    "CheckpointError",
+    "ConfigError",
+    "IllegalActionError",
 ]
 
 __version__ = "0.1.0"

@@ -34,8 +34,9 @@ def test_an_agent_without_estimates_advises_its_pick():
 
 def test_the_shipped_policy_advises_by_its_priors_and_value_head():
     game = make("connect4")
-    advice = make_agent("best:greedy", game).advise(SeatView(play_actions("connect4", WIN_NOW), 0),
-                                                      np.random.default_rng(0), top=2)
+    advice = make_agent("best:greedy", game).advise(
+        SeatView(play_actions("connect4", WIN_NOW), 0), np.random.default_rng(0), top=2
+    )
     assert advice.moves[0].action in (2, 6) and len(advice.moves) == 2
     assert advice.values[0] > 0 > advice.values[1]  # absolute seat order: seat 0 is winning
 

@@ -16,8 +16,11 @@ from boardzero.nn.checkpoint import read_metadata
 def _ship_td(folder, players: int, play: dict) -> None:
     game = make("catan", players=players)
     net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
-    save_network(folder / f"model-{players}p", net, {"game": "catan", "game_options": game.options_dict(),
-                                                     "trainer": "td", "play": play})
+    save_network(
+        folder / f"model-{players}p",
+        net,
+        {"game": "catan", "game_options": game.options_dict(), "trainer": "td", "play": play},
+    )
 
 
 def test_best_takes_the_model_that_fits_the_player_count(tmp_path, monkeypatch):
@@ -49,8 +52,9 @@ def test_a_td_model_stored_with_symmetries_reads_its_network_over_them(tmp_path,
 
 def test_a_searching_td_model_takes_its_stored_search_settings(tmp_path, monkeypatch):
     folder = tmp_path / "catan"
-    _ship_td(folder, 2, {"sims": 24, "prior": 0.03, "prior_depth": 2, "c_puct": 2.0, "infoset": True,
-                         "fast": {"sims": 0}})
+    _ship_td(
+        folder, 2, {"sims": 24, "prior": 0.03, "prior_depth": 2, "c_puct": 2.0, "infoset": True, "fast": {"sims": 0}}
+    )
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
     game = make("catan", players=2, turn_limit=40)
     agent = make_agent("best", game)
@@ -64,8 +68,18 @@ def test_a_searching_td_model_takes_its_stored_search_settings(tmp_path, monkeyp
 
 
 def test_a_td_model_stores_how_many_opening_simulations_a_legal_move_may_take(tmp_path, monkeypatch):
-    _ship_td(tmp_path / "catan", 2, {"sims": 8, "prior": 0.02, "opening": 8, "opening_sims": 200,
-                                     "opening_per_move": 10, "fast": {"sims": 0, "opening": 0, "opening_sims": 0}})
+    _ship_td(
+        tmp_path / "catan",
+        2,
+        {
+            "sims": 8,
+            "prior": 0.02,
+            "opening": 8,
+            "opening_sims": 200,
+            "opening_per_move": 10,
+            "fast": {"sims": 0, "opening": 0, "opening_sims": 0},
+        },
+    )
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
     game = make("catan", players=2)
     assert make_agent("best", game).opening_per_move == 10
@@ -142,17 +156,20 @@ def test_best_opening_sims_overrides_the_stored_opening_search_and_refuses_where
     agent = make_agent("best:opening_sims=300", game)
     assert agent.opening_search.config.simulations == 300 and agent.search.config.simulations == 32
     assert agent.opening == 12  # the stored opening, only its simulations changed
-    for spec, refused in (("best:fast,opening_sims=300", "fast settings of model-3p.json have none"),
-                          ("best:greedy,opening_sims=300", "best:greedy have none"),
-                          ("best:opening_sims=-1", "must be >= 0")):
+    for spec, refused in (
+        ("best:fast,opening_sims=300", "fast settings of model-3p.json have none"),
+        ("best:greedy,opening_sims=300", "best:greedy have none"),
+        ("best:opening_sims=-1", "must be >= 0"),
+    ):
         with pytest.raises(ConfigError, match=refused):
             make_agent(spec, game)
     with pytest.raises(ConfigError, match="only stored settings that search the opening deeper"):
         make_agent("best:opening_sims=5", make("tictactoe"))
 
 
-@pytest.mark.parametrize("option, field, stored, value", [("c_puct", "c_puct", 1.5, 3.0),
-                                                          ("batch", "batch_size", 2, 4)])
+@pytest.mark.parametrize(
+    "option, field, stored, value", [("c_puct", "c_puct", 1.5, 3.0), ("batch", "batch_size", 2, 4)]
+)
 def test_best_overrides_a_stored_setting_of_every_search(option, field, stored, value):
     game = make("catan", players=2)
     before = make_agent("best", game)
@@ -201,8 +218,12 @@ def test_best_opening_batch_sets_the_setup_searchs_leaves_per_call_alone():
     assert agent.search.config.batch_size == 2 and agent.opening_search.config.batch_size == 8
     agent = make_agent("best:batch=2", game)  # no opening_batch: the opening follows batch, as before
     assert agent.search.config.batch_size == agent.opening_search.config.batch_size == 2
-    for spec, refused in (("best:opening_batch=-1", "best.opening_batch: must be >= 0"),
-                          ("best:greedy,opening_batch=8", "best.opening_batch: only stored settings that search the "
-                                                          "opening deeper take it; best:greedy have none")):
+    for spec, refused in (
+        ("best:opening_batch=-1", "best.opening_batch: must be >= 0"),
+        (
+            "best:greedy,opening_batch=8",
+            "best.opening_batch: only stored settings that search the opening deeper take it; best:greedy have none",
+        ),
+    ):
         with pytest.raises(ConfigError, match=refused):
             make_agent(spec, game)

@@ -107,8 +107,17 @@ def test_heuristic_never_robs_its_own_hex_and_targets_the_leader():
     T.settlement(state, 2, int(HEX_NODES[rich][3]), city=True)
     spot = next(int(n) for n in HEX_NODES[second] if E.node_free_for_settlement(state.s, n))
     T.settlement(state, 2, spot, city=True)
-    T.settlement(state, 1, next(int(n) for n in range(54) if E.node_free_for_settlement(state.s, n)
-                                and not set(HEX_NODES[rich]) & {n} and not set(HEX_NODES[second]) & {n}))
+    T.settlement(
+        state,
+        1,
+        next(
+            int(n)
+            for n in range(54)
+            if E.node_free_for_settlement(state.s, n)
+            and not set(HEX_NODES[rich]) & {n}
+            and not set(HEX_NODES[second]) & {n}
+        ),
+    )
     T.give(state, 2, wood=2)
     T.give(state, 1, wood=1)
     action = HeuristicAgent(state.game).act(SeatView(state, 0), np.random.default_rng(0))

@@ -20,8 +20,15 @@ def test_spec_options_reach_the_search():
     assert agent.mcts.evaluator.rollouts == 2
 
 
-@pytest.mark.parametrize("spec, field", [("mcts:sims=0", "sims"), ("mcts:rollouts=0", "rollouts"),
-                                         ("mcts:selection=best", "selection"), ("mcts:sims=lots", "sims")])
+@pytest.mark.parametrize(
+    "spec, field",
+    [
+        ("mcts:sims=0", "sims"),
+        ("mcts:rollouts=0", "rollouts"),
+        ("mcts:selection=best", "selection"),
+        ("mcts:sims=lots", "sims"),
+    ],
+)
 def test_bad_options_are_config_errors(spec, field):
     with pytest.raises(ConfigError, match=field):
         make_agent(spec, make("connect4"))

@@ -13,17 +13,20 @@ def test_parse_spec_splits_words_and_options():
     assert parse_spec("best:greedy") == ("best", ["greedy"], {})
 
 
-@pytest.mark.parametrize("spec,message", [
-    ("bogus", "unknown agent 'bogus'; known agents: .*random"),
-    ("random:sims=3", "unknown option 'sims'; allowed: "),
-    ("random:extra", "unexpected argument"),
-    ("", "empty agent spec"),
-    ("9lives", "bad agent name"),
-    ("mcts:temperature=-1", "agent mcts.temperature: must be >= 0, got -1"),
-    ("solver:opening_sims=-5", "agent solver.opening_sims: must be >= 1, got -5"),
-    ("best:sims=-3", "agent best.sims: must be >= 0"),
-    ("best:batch=-1", "agent best.batch: must be >= 0"),
-])
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("bogus", "unknown agent 'bogus'; known agents: .*random"),
+        ("random:sims=3", "unknown option 'sims'; allowed: "),
+        ("random:extra", "unexpected argument"),
+        ("", "empty agent spec"),
+        ("9lives", "bad agent name"),
+        ("mcts:temperature=-1", "agent mcts.temperature: must be >= 0, got -1"),
+        ("solver:opening_sims=-5", "agent solver.opening_sims: must be >= 1, got -5"),
+        ("best:sims=-3", "agent best.sims: must be >= 0"),
+        ("best:batch=-1", "agent best.batch: must be >= 0"),
+    ],
+)
 def test_bad_specs_are_clear_config_errors(spec, message):
     with pytest.raises(ConfigError, match=message):
         make_agent(spec, make("connect4"))

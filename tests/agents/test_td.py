@@ -97,15 +97,23 @@ def test_planning_the_own_turn_values_a_move_by_the_best_position_it_reaches():
     assert raised  # some move's value came from the move after it
 
 
-@pytest.mark.parametrize("options, field", [({"prior": -1.0}, "td.prior"), ({"observer": "me"}, "td.observer"),
-                                            ({"sims": -1}, "td.sims"), ({"opening": 8}, "td.opening"),
-                                            ({"opening_sims": 100}, "td.opening"),
-                                            ({"opening": -1, "opening_sims": 100}, "td.opening"),
-                                            ({"prior_depth": 2}, "td.prior_depth"),
-                                            ({"prior": 0.02, "prior_depth": 0}, "td.prior_depth"),
-                                            ({"batch": 0}, "td.batch"), ({"opening_batch": 4}, "td.opening_batch"),
-                                            ({"opening": 8, "opening_sims": 100, "opening_batch": -1},
-                                             "td.opening_batch"), ({"fpu": -0.1}, "td.fpu")])
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"prior": -1.0}, "td.prior"),
+        ({"observer": "me"}, "td.observer"),
+        ({"sims": -1}, "td.sims"),
+        ({"opening": 8}, "td.opening"),
+        ({"opening_sims": 100}, "td.opening"),
+        ({"opening": -1, "opening_sims": 100}, "td.opening"),
+        ({"prior_depth": 2}, "td.prior_depth"),
+        ({"prior": 0.02, "prior_depth": 0}, "td.prior_depth"),
+        ({"batch": 0}, "td.batch"),
+        ({"opening_batch": 4}, "td.opening_batch"),
+        ({"opening": 8, "opening_sims": 100, "opening_batch": -1}, "td.opening_batch"),
+        ({"fpu": -0.1}, "td.fpu"),
+    ],
+)
 def test_bad_search_settings_name_the_field(options, field):
     game = make("catan", players=2)
     with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
@@ -153,16 +161,18 @@ def test_the_opening_search_plays_the_games_first_decisions_only():
 
 def test_planned_priors_guide_the_search_after_the_opening_only():
     game = make("catan", players=2)
-    agent = TDAgent(game, _net(game), sims=4, prior=0.02, prior_depth=2, opening=8, opening_sims=12,
-                    early=0, precision="float32")
+    agent = TDAgent(
+        game, _net(game), sims=4, prior=0.02, prior_depth=2, opening=8, opening_sims=12, early=0, precision="float32"
+    )
     assert agent.search.evaluator.depth == 2 and agent.opening_search.evaluator.depth == 1
 
 
 def test_an_opening_network_guides_the_opening_search_only():
     game = make("catan", players=2)
     main, opening = _net(game), build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))
-    agent = TDAgent(game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32",
-                    opening_net=opening)
+    agent = TDAgent(
+        game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32", opening_net=opening
+    )
     assert agent.opening_search.evaluator.net is opening and agent.search.evaluator.net is main
     view = SeatView(game.new_state(seed=5), 0)
     rng = np.random.default_rng(0)
@@ -200,8 +210,9 @@ def test_the_value_prior_search_asks_priors_only_where_it_chooses_and_searches_t
 def test_early_moves_past_the_opening_are_valued_by_the_opening_network(monkeypatch):
     game = make("catan", players=2)
     main, opening = _net(game), build_network(spec_for_game(game, "mlp", hidden=32, blocks=1))
-    agent = TDAgent(game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32",
-                    opening_net=opening, early=30)
+    agent = TDAgent(
+        game, main, sims=4, prior=0.02, opening=8, opening_sims=12, precision="float32", opening_net=opening, early=30
+    )
     assert agent.early_search.evaluator.net is opening and agent.search.evaluator.net is main
     used = _searches_used(game, agent, ("search", "opening_search", "early_search"), 40)
     assert {name for made, name, _ in used if made < 8} == {"opening_search"}
@@ -212,8 +223,13 @@ def test_early_moves_past_the_opening_are_valued_by_the_opening_network(monkeypa
     made, seen = [0], []  # the history length of the move being chosen; (that length, network) of each valuation
     act, planned = greedy.act, td_module.plan_own_turns
     greedy.act = lambda view, rng: made.__setitem__(0, len(view.history)) or act(view, rng)
-    monkeypatch.setattr(td_module, "plan_own_turns", lambda states, seats, key, net, *rest, **options:
-                        seen.append((made[0], net)) or planned(states, seats, key, net, *rest, **options))
+    monkeypatch.setattr(
+        td_module,
+        "plan_own_turns",
+        lambda states, seats, key, net, *rest, **options: (
+            seen.append((made[0], net)) or planned(states, seats, key, net, *rest, **options)
+        ),
+    )
     _self_play(game, greedy, lambda state: len(state.history) >= 60, np.random.default_rng(1))
     assert all(net is (opening if at < 30 else main) for at, net in seen if at >= 8)
     assert {id(net) for _, net in seen} == {id(main), id(opening)}
@@ -232,8 +248,11 @@ def test_a_td_agent_averages_the_values_of_the_networks_named_by_mean_with(tmp_p
     for seed, hidden in ((0, 16), (1, 16), (2, 24)):
         torch.manual_seed(seed)
         net = build_network(spec_for_game(game, "mlp", hidden=hidden, blocks=1))
-        paths.append(save_network(tmp_path / f"n{seed}", net, {"game": "catan", "game_options": game.options_dict(),
-                                                               "trainer": "td"}))
+        paths.append(
+            save_network(
+                tmp_path / f"n{seed}", net, {"game": "catan", "game_options": game.options_dict(), "trainer": "td"}
+            )
+        )
     agent = make_agent(f"td:{paths[0]},mean_with={paths[1]},mean_weight=0.25", game)
     assert isinstance(agent.net, MeanValueNet) and agent.net.weights == [0.75, 0.25]
     state = _decisions(game, 1, seed=2)[0]
@@ -245,8 +264,10 @@ def test_a_td_agent_averages_the_values_of_the_networks_named_by_mean_with(tmp_p
     assert searching.search.evaluator.net is searching.net
     with pytest.raises(ConfigError, match=r"td\.mean_with: network 2 reads"):
         make_agent(f"td:{paths[0]},mean_with={paths[2]}", game)
-    for spec, field in ((f"td:{paths[0]},mean_weight=0.3", "td.mean_weight"),
-                        (f"td:{paths[0]},mean_with={paths[1]},mean_weight=1", "td.mean_weight")):
+    for spec, field in (
+        (f"td:{paths[0]},mean_weight=0.3", "td.mean_weight"),
+        (f"td:{paths[0]},mean_with={paths[1]},mean_weight=1", "td.mean_weight"),
+    ):
         with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
             make_agent(spec, game)
 
@@ -258,8 +279,11 @@ def test_a_td_agent_reads_its_network_over_the_games_symmetries_when_asked(tmp_p
 
     game = make("catan", players=2)
     torch.manual_seed(0)
-    path = save_network(tmp_path / "n", build_network(spec_for_game(game, "mlp", hidden=16, blocks=1)),
-                        {"game": "catan", "game_options": game.options_dict(), "trainer": "td"})
+    path = save_network(
+        tmp_path / "n",
+        build_network(spec_for_game(game, "mlp", hidden=16, blocks=1)),
+        {"game": "catan", "game_options": game.options_dict(), "trainer": "td"},
+    )
     agent = make_agent(f"td:{path},symmetries=true", game)
     assert isinstance(agent.net, SymmetricValueNet)
     state = _decisions(game, 1, seed=2)[0]
@@ -295,8 +319,10 @@ def test_first_play_urgency_keeps_the_search_on_the_moves_it_tried():
     for fpu in (0.0, 1.0):
         agent = TDAgent(game, net, sims=48, infoset=True, precision="float32", fpu=fpu)
         assert agent.search.config.fpu_reduction == fpu
-        spread[fpu] = [int((agent.search.search(SeatView(s, s.current_player), np.random.default_rng(3)).visits > 0)
-                           .sum()) for s in _decisions(game, 4, seed=9)]
+        spread[fpu] = [
+            int((agent.search.search(SeatView(s, s.current_player), np.random.default_rng(3)).visits > 0).sum())
+            for s in _decisions(game, 4, seed=9)
+        ]
     # uniform priors: at the parent's value every move is tried; a whole win share less, far fewer are
     assert sum(spread[1.0]) < sum(spread[0.0])
 
@@ -322,8 +348,17 @@ def test_a_reusing_agent_goes_on_from_the_subtree_its_last_search_reached():
 def test_opening_per_move_caps_the_opening_search_by_the_legal_moves():
     game = make("catan", players=2)
     rng = np.random.default_rng(5)
-    agent = TDAgent(game, _net(game), sims=8, prior=0.02, infoset=True, precision="float32", opening=8,
-                    opening_sims=200, opening_per_move=10)
+    agent = TDAgent(
+        game,
+        _net(game),
+        sims=8,
+        prior=0.02,
+        infoset=True,
+        precision="float32",
+        opening=8,
+        opening_sims=200,
+        opening_per_move=10,
+    )
     state = game.new_state(seed=12)
     counted = []
     original = agent.opening_search.search

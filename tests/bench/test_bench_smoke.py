@@ -14,9 +14,24 @@ SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "catan_engine.py"
 
 
 def run_bench(*args: str) -> tuple[list[dict], str]:
-    done = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json", "--games", "3",
-                           "--catanatron-games", "1", "--players", "2", *args],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--quick",
+            "--json",
+            "--games",
+            "3",
+            "--catanatron-games",
+            "1",
+            "--players",
+            "2",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")], done.stderr
 
@@ -42,15 +57,20 @@ def test_side_by_side_with_catanatron():
     theirs = engines["catanatron"]
     assert theirs["games_per_s"] > 0 and theirs["turns_per_game"] > 0
     assert engines["boardzero"]["ratio_vs_catanatron"] == pytest.approx(
-        engines["boardzero"]["games_per_s"] / theirs["games_per_s"], rel=1e-3)
+        engines["boardzero"]["games_per_s"] / theirs["games_per_s"], rel=1e-3
+    )
 
 
 def test_gym_envs_bench_runs_side_by_side():
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     script = SCRIPT.with_name("gym_envs.py")
-    done = subprocess.run([sys.executable, str(script), "--quick", "--json", "--seconds", "0.2"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick", "--json", "--seconds", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     rows = {r["benchmark"]: r for r in map(json.loads, done.stdout.splitlines())}
     assert set(rows) == {"gym", "pettingzoo", "vector"}
@@ -61,8 +81,12 @@ PER_STEP = SCRIPT.with_name("catan_per_step.py")
 
 
 def test_per_step_benchmark_times_every_call_and_the_arena_loop():
-    done = subprocess.run([sys.executable, str(PER_STEP), "--quick", "--json", "--players", "2", "--positions", "5"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(PER_STEP), "--quick", "--json", "--players", "2", "--positions", "5"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     calls = next(r for r in rows if r["benchmark"] == "per_call")
@@ -74,26 +98,48 @@ def test_per_step_benchmark_times_every_call_and_the_arena_loop():
     assert arena["games"] == 2 and arena["steps_per_game"] > 100 and arena["us_per_step"] > 0
     if "catanatron" in loops:
         assert arena["ratio_vs_catanatron"] == pytest.approx(
-            arena["games_per_s"] / loops["catanatron"]["games_per_s"], rel=1e-3)
+            arena["games_per_s"] / loops["catanatron"]["games_per_s"], rel=1e-3
+        )
     else:
         assert arena["ratio_vs_catanatron"] is None and "pip install catanatron" in done.stderr
 
 
 def test_busy_core_bench_runs_with_a_tiny_budget():
     script = SCRIPT.with_name("busy_core.py")
-    done = subprocess.run([sys.executable, str(script), "--moves", "2", "--default-moves", "1",
-                           "--agent", "best:sims=8", "--json"], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(script), "--moves", "2", "--default-moves", "1", "--agent", "best:sims=8", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     runs = [json.loads(line) for line in done.stdout.splitlines()]
     assert runs[0]["play_threads"] == runs[0]["threads"] == 1
-    assert [len(run["idle_s"]) for run in runs] == [len(run["busy_s"]) for run in runs] == [2, 1][:len(runs)]
+    assert [len(run["idle_s"]) for run in runs] == [len(run["busy_s"]) for run in runs] == [2, 1][: len(runs)]
     assert all(run["busy_over_idle"] > 0 and len(run["load_average_before"]) == 3 for run in runs)
 
 
 def test_decision_time_bench_times_the_agents_real_decisions():
     script = SCRIPT.with_name("decision_time.py")
-    done = subprocess.run([sys.executable, str(script), "tictactoe", "--agent", "greedy", "--against", "random",
-                           "--players", "0", "--games", "3", "--json"], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "tictactoe",
+            "--agent",
+            "greedy",
+            "--against",
+            "random",
+            "--players",
+            "0",
+            "--games",
+            "3",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     row = json.loads(done.stdout.splitlines()[-1])
     assert row["games"] == 3 and row["decisions"] >= 3 and row["players"] == 2

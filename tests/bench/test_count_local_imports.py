@@ -24,15 +24,23 @@ def test_counts_function_level_imports_only(tmp_path):
         "class K:\n"
         "    def m(self):\n"
         "        import pkg.d, math\n"
-        "    x = lambda: None\n")
+        "    x = lambda: None\n"
+    )
     (package / "b.py").write_text("import sys\ntry:\n    import numpy\nexcept ImportError:\n    pass\n")
-    done = subprocess.run([sys.executable, str(SCRIPT), str(package), "--json"], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(package), "--json"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert [(r["line"], r["module"]) for r in found["imports"]] == [(4, "json"), (5, "pkg.b"), (7, "."),
-                                                                     (10, "pkg.d"), (10, "math")]
+    assert [(r["line"], r["module"]) for r in found["imports"]] == [
+        (4, "json"),
+        (5, "pkg.b"),
+        (7, "."),
+        (10, "pkg.d"),
+        (10, "math"),
+    ]
     assert found["count"] == 5
-    internal = subprocess.run([sys.executable, str(SCRIPT), str(package), "--json", "--internal"],
-                              capture_output=True, text=True, timeout=60)
+    internal = subprocess.run(
+        [sys.executable, str(SCRIPT), str(package), "--json", "--internal"], capture_output=True, text=True, timeout=60
+    )
     assert json.loads(internal.stdout)["count"] == 1  # "." only: --internal keeps relative and boardzero imports

@@ -50,19 +50,40 @@ def test_zero_positions_is_refused_not_nan():
 def test_per_group_draws_a_test_set_and_reports_every_group(tmp_path):
     cache = tmp_path / "testset.json"
     runner = CliRunner()
-    result = runner.invoke(app, ["accuracy", "tictactoe", "solver", "random", "--per-group", "2", "--seed", "3",
-                                 "--cache", str(cache), "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "accuracy",
+            "tictactoe",
+            "solver",
+            "random",
+            "--per-group",
+            "2",
+            "--seed",
+            "3",
+            "--cache",
+            str(cache),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     saved = json.loads(cache.read_text())
     assert saved["about"]["per_group"] == 2 and saved["about"]["seed"] == 3
     assert data["positions"] == len(saved["positions"])
     solver, random = data["agents"]
-    assert solver["by_group"]["all/all"] == {"correct": data["positions"], "positions": data["positions"],
-                                             "accuracy": 1.0, "interval": solver["interval"]}
+    assert solver["by_group"]["all/all"] == {
+        "correct": data["positions"],
+        "positions": data["positions"],
+        "accuracy": 1.0,
+        "interval": solver["interval"],
+    }
     for record in saved["positions"]:  # every group a position is in is reported
-        for key in (f"{record['phase']}/{record['difficulty']}", f"{record['phase']}/all",
-                    f"all/{record['difficulty']}"):
+        for key in (
+            f"{record['phase']}/{record['difficulty']}",
+            f"{record['phase']}/all",
+            f"all/{record['difficulty']}",
+        ):
             assert key in random["by_group"] and random["by_group"][key]["positions"] <= 6
     table = runner.invoke(app, ["accuracy", "tictactoe", "random", "--cache", str(cache), "--first", "5"])
     assert table.exit_code == 0, table.output

@@ -15,8 +15,13 @@ DOCS = str(Path(__file__).resolve().parents[2] / "docs")  # a directory, whereve
 
 
 def run_cli(*args, stdin: str = "", timeout: float = 300):
-    return subprocess.run([sys.executable, "-m", "boardzero.cli.main", *args], input=stdin, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "boardzero.cli.main", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_help_lists_the_commands():
@@ -57,7 +62,9 @@ def test_simulate_defaults_to_random_players():
 
 def test_arena_records_refuse_a_file_with_games_unless_told_to_append(tmp_path):
     path = tmp_path / "games.jsonl"
-    assert run_cli("arena", "connect4", "greedy", "random", "-n", "2", "-w", "1", "--records", str(path)).returncode == 0
+    assert (
+        run_cli("arena", "connect4", "greedy", "random", "-n", "2", "-w", "1", "--records", str(path)).returncode == 0
+    )
     before = path.read_text()
     assert len(before.splitlines()) == 2
     proc = run_cli("simulate", "connect4", "-n", "3", "-w", "1", "--records", str(path))
@@ -68,34 +75,41 @@ def test_arena_records_refuse_a_file_with_games_unless_told_to_append(tmp_path):
     assert path.read_text().startswith(before) and len(path.read_text().splitlines()) == 5
 
 
-@pytest.mark.parametrize("args,message", [
-    (("arena", "connect4", "nosuchagent", "random", "-n", "2"), "unknown agent 'nosuchagent'"),
-    (("arena", "nosuchgame", "random"), "unknown game 'nosuchgame'"),
-    (("arena", "kuhn_poker", "random", "-o", "players=9"), "players: 9 is not allowed"),
-    (("arena", "connect4", "random", "-o", "rows"), "expected KEY=VALUE"),
-    (("play", "connect4", "--seat", "5"), "--seat: must be 0..1"),
-    (("arena", "connect4", "random", "-n", "5", "--seed", "-1"), "--seed: must be >= 0, got -1"),
-    (("arena", "connect4", "random", "-n", "0"), "--games: must be >= 1, got 0"),
-    (("arena", "connect4", "random", "-w", "0"), "--workers: must be >= 1, got 0"),
-    (("simulate", "kuhn_poker", "-n", "3", "--seed", "-5"), "--seed: must be >= 0, got -5"),
-    (("play", "connect4", "--watch", "--against", "random", "--delay", "-1"), "--delay: must be >= 0, got -1"),
-    (("play", "connect4", "--against", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
-    (("accuracy", "tictactoe", "random", "-n", "0"), "--positions: must be >= 1, got 0"),
-    (("arena", "connect4", "random", "-n", "2", "--records", DOCS, "--append"), f"--records: {DOCS} is a directory"),
-    (("simulate", "connect4", "-n", "2", "--records", DOCS), f"--records: {DOCS} is a directory"),
-    (("accuracy", "tictactoe", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
-    (("accuracy", "tictactoe", "random", "--min-ply", "-2"), "--min-ply: must be >= 0, got -2"),
-    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--steps", "0"),
-     "--steps: must be >= 1, got 0"),
-    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--minutes", "-1"),
-     "--minutes: must be > 0, got -1"),
-    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--actors", "0"),
-     "--actors: must be >= 1, got 0"),
-    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--set", "train.lrr=0.1"),
-     "train.lrr: unknown field; allowed:"),
-    (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--set", "lr"),
-     "--set: 'lr' is not of the form section.field=value"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("arena", "connect4", "nosuchagent", "random", "-n", "2"), "unknown agent 'nosuchagent'"),
+        (("arena", "nosuchgame", "random"), "unknown game 'nosuchgame'"),
+        (("arena", "kuhn_poker", "random", "-o", "players=9"), "players: 9 is not allowed"),
+        (("arena", "connect4", "random", "-o", "rows"), "expected KEY=VALUE"),
+        (("play", "connect4", "--seat", "5"), "--seat: must be 0..1"),
+        (("arena", "connect4", "random", "-n", "5", "--seed", "-1"), "--seed: must be >= 0, got -1"),
+        (("arena", "connect4", "random", "-n", "0"), "--games: must be >= 1, got 0"),
+        (("arena", "connect4", "random", "-w", "0"), "--workers: must be >= 1, got 0"),
+        (("simulate", "kuhn_poker", "-n", "3", "--seed", "-5"), "--seed: must be >= 0, got -5"),
+        (("play", "connect4", "--watch", "--against", "random", "--delay", "-1"), "--delay: must be >= 0, got -1"),
+        (("play", "connect4", "--against", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
+        (("accuracy", "tictactoe", "random", "-n", "0"), "--positions: must be >= 1, got 0"),
+        (
+            ("arena", "connect4", "random", "-n", "2", "--records", DOCS, "--append"),
+            f"--records: {DOCS} is a directory",
+        ),
+        (("simulate", "connect4", "-n", "2", "--records", DOCS), f"--records: {DOCS} is a directory"),
+        (("accuracy", "tictactoe", "random", "--seed", "-1"), "--seed: must be >= 0, got -1"),
+        (("accuracy", "tictactoe", "random", "--min-ply", "-2"), "--min-ply: must be >= 0, got -2"),
+        (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--steps", "0"), "--steps: must be >= 1, got 0"),
+        (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--minutes", "-1"), "--minutes: must be > 0, got -1"),
+        (("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--actors", "0"), "--actors: must be >= 1, got 0"),
+        (
+            ("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--set", "train.lrr=0.1"),
+            "train.lrr: unknown field; allowed:",
+        ),
+        (
+            ("train", "connect4", "-c", CONFIG, "-r", "runs/never", "--set", "lr"),
+            "--set: 'lr' is not of the form section.field=value",
+        ),
+    ],
+)
 def test_bad_input_is_one_clear_line_and_a_nonzero_exit(args, message):
     proc = run_cli(*args)
     assert proc.returncode != 0
@@ -108,9 +122,26 @@ def test_train_set_changes_config_fields_and_the_run_records_them(tmp_path):
     config = tmp_path / "td.toml"
     config.write_text('method = "td"\ngame = "tictactoe"\n[network]\nhidden = 16\nblocks = 1\n[train]\nlr = 0.001\n')
     run = tmp_path / "run"
-    proc = run_cli("train", "tictactoe", "-c", str(config), "-r", str(run), "--steps", "2",
-                   "--set", "train.lr=0.0002", "--set", "train.batch_size=8", "--set", "train.min_replay=16",
-                   "--set", "selfplay.games_per_actor=4", "--set", "eval.every=0")
+    proc = run_cli(
+        "train",
+        "tictactoe",
+        "-c",
+        str(config),
+        "-r",
+        str(run),
+        "--steps",
+        "2",
+        "--set",
+        "train.lr=0.0002",
+        "--set",
+        "train.batch_size=8",
+        "--set",
+        "train.min_replay=16",
+        "--set",
+        "selfplay.games_per_actor=4",
+        "--set",
+        "eval.every=0",
+    )
     assert proc.returncode == 0, proc.stderr
     recorded = json.loads((run / "config.json").read_text())
     assert recorded["train"]["lr"] == 0.0002 and recorded["train"]["batch_size"] == 8
@@ -131,7 +162,9 @@ def test_play_takes_moves_from_standard_input_and_answers_bad_input():
 
 def test_play_a_whole_game_to_the_end():
     # tic-tac-toe against random: keep offering every cell; illegal ones are refused and re-prompted
-    proc = run_cli("play", "tictactoe", "--against", "random", "--seed", "2", stdin="".join(f"{c}\n" for c in range(9)) * 2)
+    proc = run_cli(
+        "play", "tictactoe", "--against", "random", "--seed", "2", stdin="".join(f"{c}\n" for c in range(9)) * 2
+    )
     assert proc.returncode == 0, proc.stderr
     assert "result:" in proc.stdout
 
@@ -149,8 +182,11 @@ def test_version():
 
 def test_agents_lists_every_agent_with_its_options():
     out = run_cli("agents").stdout
-    names = subprocess.run([sys.executable, "-c", "from boardzero.agents.registry import agent_names; "
-                            "print(*agent_names())"], capture_output=True, text=True).stdout.split()
+    names = subprocess.run(
+        [sys.executable, "-c", "from boardzero.agents.registry import agent_names; print(*agent_names())"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert "best" in names and "heuristic" in names  # the built-in ones, not those other tests registered
     for name in names:
         assert f"{name}: " in out

@@ -28,7 +28,7 @@ LISTED = re.compile(r"^\s+(\d+)\s+(\S.*)$")
 
 def scripted_answer(screen: str) -> str:
     """The first move of the last 'legal moves' listing on the screen ("roll" by name when listed)."""
-    listing = screen[screen.rindex("legal moves:"):]
+    listing = screen[screen.rindex("legal moves:") :]
     moves = [m.groups() for m in map(LISTED.match, listing.splitlines()[1:]) if m]
     assert moves, f"no moves listed in:\n{listing[-500:]}"
     if any(name == "roll dice" for _, name in moves):
@@ -81,9 +81,13 @@ def drive(proc: subprocess.Popen, limit: int = 5000) -> tuple[str, int]:
 
 
 def test_boardzero_play_catan_to_the_end_through_the_command():
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "boardzero.cli.main", "play", "catan", "--seed", "4",
-                             "--against", "heuristic"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "boardzero.cli.main", "play", "catan", "--seed", "4", "--against", "heuristic"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         out, answers = drive(proc)
     finally:
@@ -108,8 +112,9 @@ def discard_position():
 def test_the_board_is_drawn_when_it_changed_not_before_every_decision():
     state = discard_position()
     screen = io.StringIO()
-    human = HumanAgent(state.game, stdin=io.StringIO("discard wood\n" * 3 + "b\ndiscard brick\n" * 2),
-                       stdout=screen, color=False)
+    human = HumanAgent(
+        state.game, stdin=io.StringIO("discard wood\n" * 3 + "b\ndiscard brick\n" * 2), stdout=screen, color=False
+    )
     rng = np.random.default_rng(0)
     for _ in range(5):
         state.apply(human.act(SeatView(state, 0), rng))

@@ -15,8 +15,14 @@ def run_on_terminal(args: list[str], answers: list[str], timeout: float = 120) -
     """Run the command with a pseudo-terminal as its input and output; answer each prompt in turn."""
     leader, follower = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm-256color", "COLUMNS": "120"}
-    proc = subprocess.Popen([sys.executable, "-m", "boardzero.cli.main", *args], stdin=follower, stdout=follower,
-                            stderr=follower, env=env, close_fds=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "boardzero.cli.main", *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        close_fds=True,
+    )
     os.close(follower)
     out, pending = b"", list(answers)
     try:

@@ -26,8 +26,21 @@ def test_serve_answers_on_localhost_and_plays(tmp_path):
 
 
 def test_serve_refuses_a_bad_default_opponent_at_start(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "boardzero.cli.main", "serve", "--db", str(tmp_path / "g.sqlite"),
-                             "--opponent", "catan=nosuchbot"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "boardzero.cli.main",
+            "serve",
+            "--db",
+            str(tmp_path / "g.sqlite"),
+            "--opponent",
+            "catan=nosuchbot",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and "unknown agent 'nosuchbot'" in result.stderr
 
 
@@ -37,10 +50,31 @@ def test_serve_help_names_every_limit_and_a_bad_models_directory_is_refused(tmp_
     from boardzero.cli.main import app
 
     shown = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
-    for flag in ("--idle-minutes", "--max-sims", "--max-depth", "--max-width", "--move-seconds", "--models",
-                 "--max-games"):
+    for flag in (
+        "--idle-minutes",
+        "--max-sims",
+        "--max-depth",
+        "--max-width",
+        "--move-seconds",
+        "--models",
+        "--max-games",
+    ):
         assert flag in shown.output, flag
-    result = subprocess.run([sys.executable, "-m", "boardzero.cli.main", "serve", "--db", str(tmp_path / "g.sqlite"),
-                             "--models", str(tmp_path / "missing"), "--port", "1"], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "boardzero.cli.main",
+            "serve",
+            "--db",
+            str(tmp_path / "g.sqlite"),
+            "--models",
+            str(tmp_path / "missing"),
+            "--port",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and "is not a directory" in result.stderr

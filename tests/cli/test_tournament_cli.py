@@ -11,8 +11,21 @@ from tests.cli.test_cli import run_cli
 
 def test_tournament_resume_replay_and_report(tmp_path):
     out, records = tmp_path / "t.json", tmp_path / "t.jsonl"
-    args = ("tournament", "tictactoe", "random", "greedy", "mcts:sims=4", "-n", "2", "-w", "1",
-            "--out", str(out), "--records", str(records))
+    args = (
+        "tournament",
+        "tictactoe",
+        "random",
+        "greedy",
+        "mcts:sims=4",
+        "-n",
+        "2",
+        "-w",
+        "1",
+        "--out",
+        str(out),
+        "--records",
+        str(records),
+    )
     proc = run_cli(*args)
     assert proc.returncode == 0, proc.stderr
     assert "mean reward, row against column" in proc.stdout and "random = 0" in proc.stdout

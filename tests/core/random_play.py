@@ -48,10 +48,17 @@ def fingerprint(state: State) -> str:
     """Everything the API shows of a state: record, whose move, masks, outcomes, every seat's observation and
     public view, and the spectator's view (two states with the same fingerprint look alike to every caller)."""
     seats = range(state.game.num_players)
-    return json.dumps({
-        "record": state.to_record(), "player": state.current_player, "terminal": state.is_terminal(),
-        "legal": np.flatnonzero(state.legal_mask()).tolist(), "chance": state.chance_outcomes()
-        if state.current_player == CHANCE else None, "returns": state.returns().tolist(),
-        "observe": [{k: np.asarray(v).tolist() for k, v in state.observe(seat).items()} for seat in seats],
-        "views": [state.public_view(seat) for seat in (None, *seats)],
-    }, sort_keys=True, default=str)
+    return json.dumps(
+        {
+            "record": state.to_record(),
+            "player": state.current_player,
+            "terminal": state.is_terminal(),
+            "legal": np.flatnonzero(state.legal_mask()).tolist(),
+            "chance": state.chance_outcomes() if state.current_player == CHANCE else None,
+            "returns": state.returns().tolist(),
+            "observe": [{k: np.asarray(v).tolist() for k, v in state.observe(seat).items()} for seat in seats],
+            "views": [state.public_view(seat) for seat in (None, *seats)],
+        },
+        sort_keys=True,
+        default=str,
+    )

@@ -10,9 +10,15 @@ from boardzero.games.kuhn_poker import KuhnPoker, KuhnState
 
 # steps per game (chance deals included) that the rules allow: tic-tac-toe 5-9 moves, Connect 4 7-42,
 # Kuhn poker one deal per seat then one bet each and at most one more round of answers
-@pytest.mark.parametrize("name,options,shortest,longest", [("tictactoe", {}, 5, 9), ("connect4", {}, 7, 42),
-                                                           ("kuhn_poker", {"players": 2}, 4, 5),
-                                                           ("kuhn_poker", {"players": 3}, 6, 8)])
+@pytest.mark.parametrize(
+    "name,options,shortest,longest",
+    [
+        ("tictactoe", {}, 5, 9),
+        ("connect4", {}, 7, 42),
+        ("kuhn_poker", {"players": 2}, 4, 5),
+        ("kuhn_poker", {"players": 3}, 6, 8),
+    ],
+)
 def test_small_games_pass_the_conformance_check(name, options, shortest, longest):
     stats = check_game(make(name, **options), num_games=40)
     assert shortest <= stats["min_length"] <= stats["mean_length"] <= stats["max_length"] <= longest

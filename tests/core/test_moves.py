@@ -29,8 +29,9 @@ def test_canonical_names():
     assert canonical("  settlement   at 12 ") == "settlement 12"
 
 
-@pytest.mark.parametrize("typed", ["151", "road 43", "road at 43", "Road at 43 (nodes 29-35)", "road 29-35",
-                                   "road 35 29"])
+@pytest.mark.parametrize(
+    "typed", ["151", "road 43", "road at 43", "Road at 43 (nodes 29-35)", "road 29-35", "road 35 29"]
+)
 def test_one_road_by_every_name(catan_main, typed):
     assert A("road", edge=43) == 151
     assert match_move(catan_main, typed).action == 151

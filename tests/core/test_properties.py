@@ -13,8 +13,15 @@ from boardzero.core.errors import IllegalActionError
 from boardzero.core.registry import games, make
 from tests.core.random_play import choices, fingerprint, pick, play
 
-GAMES = [("connect4", {}), ("tictactoe", {}), ("kuhn_poker", {"players": 2}), ("kuhn_poker", {"players": 3}),
-         ("catan", {"players": 2}), ("catan", {"players": 3}), ("catan", {"players": 4})]
+GAMES = [
+    ("connect4", {}),
+    ("tictactoe", {}),
+    ("kuhn_poker", {"players": 2}),
+    ("kuhn_poker", {"players": 3}),
+    ("catan", {"players": 2}),
+    ("catan", {"players": 3}),
+    ("catan", {"players": 4}),
+]
 IDS = [f"{name}{options.get('players', '')}" for name, options in GAMES]
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
 
@@ -65,11 +72,15 @@ def test_a_clone_never_shares_state_with_its_original(name, options, seed, steps
 
 def illegal_ids(state, num_actions: int) -> st.SearchStrategy[int]:
     """Ids this state refuses: any id out of range, and in range those not legal (or not an outcome)."""
-    allowed = {a for a, _ in state.chance_outcomes()} if state.current_player == CHANCE \
+    allowed = (
+        {a for a, _ in state.chance_outcomes()}
+        if state.current_player == CHANCE
         else set(state.legal_actions().tolist())
+    )
     refused = [a for a in range(num_actions) if a not in allowed]
-    out_of_range = st.one_of(st.integers(min_value=-2**63, max_value=-1),
-                             st.integers(min_value=num_actions, max_value=2**63 - 1))
+    out_of_range = st.one_of(
+        st.integers(min_value=-(2**63), max_value=-1), st.integers(min_value=num_actions, max_value=2**63 - 1)
+    )
     return st.one_of(st.sampled_from(refused), out_of_range) if refused else out_of_range
 
 
@@ -93,7 +104,7 @@ def test_a_refused_action_changes_nothing(name, options, seed, steps, data):
 def test_ids_beyond_64_bits_are_refused_cleanly(name, options):
     state = make(name, **options).new_state(seed=0)
     before = fingerprint(state)
-    for action in (2**63, -2**63 - 1, 10**30):
+    for action in (2**63, -(2**63) - 1, 10**30):
         with pytest.raises(IllegalActionError):
             state.apply(action)
         assert fingerprint(state) == before

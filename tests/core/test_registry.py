@@ -35,8 +35,10 @@ def test_game_without_options_refuses_any():
         make("connect4", rows=5)
 
 
-@pytest.mark.parametrize("value,annotation,expected", [("3", int, 3), ("0.5", float, 0.5), ("yes", bool, True),
-                                                       ("off", bool, False), ("none", int | None, None)])
+@pytest.mark.parametrize(
+    "value,annotation,expected",
+    [("3", int, 3), ("0.5", float, 0.5), ("yes", bool, True), ("off", bool, False), ("none", int | None, None)],
+)
 def test_coerce(value, annotation, expected):
     assert coerce("field", value, annotation) == expected
 
@@ -48,5 +50,5 @@ def test_coerce_rejects_bad_values_naming_the_field(value, annotation):
 
 
 def test_option_docs_describe_each_option():
-    (name, type_name, default, doc), = option_docs("kuhn_poker")
+    ((name, type_name, default, doc),) = option_docs("kuhn_poker")
     assert (name, type_name, default) == ("players", "2|3", 3) and "players" in doc

@@ -100,8 +100,7 @@ def test_a_time_limit_must_be_positive(minutes):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_time_limit_stops_at_the_first_game_to_end_after_it(tmp_path, workers):
     records = tmp_path / "games.jsonl"
-    stopped = run_arena("connect4", ["greedy", "random"], num_games=200, workers=workers, minutes=1e-9,
-                        records=records)
+    stopped = run_arena("connect4", ["greedy", "random"], num_games=200, workers=workers, minutes=1e-9, records=records)
     assert len(stopped.games) == 1 and stopped.planned == 200 and stopped.minutes == 1e-9
     assert stopped.entrants[0].games == 1 and stopped.entrants[0].results == 1
     assert len(records.read_text().splitlines()) == 1

@@ -7,10 +7,14 @@ from boardzero.eval.curve import checkpoint_curve, load_curve, save_curve
 from boardzero.eval.plots import win_rates_over_time
 from boardzero.learn import config_from_dict, train
 
-TINY_TD = {"method": "td", "game": "tictactoe", "network": {"hidden": 16, "blocks": 1},
-           "selfplay": {"games_per_actor": 8, "precision": "float32"},
-           "train": {"steps": 6, "batch_size": 16, "min_replay": 32, "checkpoint_every": 3, "log_every": 3},
-           "eval": {"every": 0}}
+TINY_TD = {
+    "method": "td",
+    "game": "tictactoe",
+    "network": {"hidden": 16, "blocks": 1},
+    "selfplay": {"games_per_actor": 8, "precision": "float32"},
+    "train": {"steps": 6, "batch_size": 16, "min_replay": 32, "checkpoint_every": 3, "log_every": 3},
+    "eval": {"every": 0},
+}
 
 
 def test_a_run_curve_has_a_point_per_checkpoint_and_opponent(tmp_path):
@@ -35,12 +39,28 @@ def test_saved_curves_are_redrawn_side_by_side_without_playing(tmp_path):
 
     for name, score in (("td", 0.9), ("ppo", 0.6)):
         (tmp_path / name).mkdir()
-        point = {"step": 10, "train_seconds": 60.0, "opponent": "weighted", "games": 40, "wins": int(40 * score),
-                 "score": score, "ci95": [score - 0.1, score + 0.05]}
+        point = {
+            "step": 10,
+            "train_seconds": 60.0,
+            "opponent": "weighted",
+            "games": 40,
+            "wins": int(40 * score),
+            "score": score,
+            "ci95": [score - 0.1, score + 0.05],
+        }
         (tmp_path / name / "curve.json").write_text(json.dumps({"run": str(tmp_path / name), "points": [point]}))
     png = tmp_path / "both.png"
-    done = CliRunner().invoke(app, ["curve", str(tmp_path / "td" / "curve.json"), "--beside",
-                                    str(tmp_path / "ppo" / "curve.json"), "--plot", str(png)])
+    done = CliRunner().invoke(
+        app,
+        [
+            "curve",
+            str(tmp_path / "td" / "curve.json"),
+            "--beside",
+            str(tmp_path / "ppo" / "curve.json"),
+            "--plot",
+            str(png),
+        ],
+    )
     assert done.exit_code == 0, done.output
     assert png.stat().st_size > 5000
     (tmp_path / "bad.json").write_text("{}")

@@ -7,15 +7,22 @@ from boardzero.eval.match import play_seeded
 
 
 def facts(returns, agents, seat_actions, points):
-    return {"returns": returns, "decisions": 10, "actions": {}, "seat_actions": seat_actions, "agents": agents,
-            "summary": {"turns": 5, "points": points,
-                        "points_by_source": [{"cities": p - 1, "roads": 1} for p in points]}}
+    return {
+        "returns": returns,
+        "decisions": 10,
+        "actions": {},
+        "seat_actions": seat_actions,
+        "agents": agents,
+        "summary": {"turns": 5, "points": points, "points_by_source": [{"cities": p - 1, "roads": 1} for p in points]},
+    }
 
 
 def test_each_agent_gets_the_wins_actions_and_summary_of_the_seats_it_held():
-    games = [facts([1.0, 0.0], ["a", "b"], [{"build": 3}, {"build": 1, "trade": 2}], [10, 4]),
-             facts([0.0, 1.0], ["b", "a"], [{"trade": 4}, {"build": 5}], [6, 10]),
-             facts([0.0, 1.0], ["a", "b"], [{"build": 1}, {}], [2, 10])]
+    games = [
+        facts([1.0, 0.0], ["a", "b"], [{"build": 3}, {"build": 1, "trade": 2}], [10, 4]),
+        facts([0.0, 1.0], ["b", "a"], [{"trade": 4}, {"build": 5}], [6, 10]),
+        facts([0.0, 1.0], ["a", "b"], [{"build": 1}, {}], [2, 10]),
+    ]
     by_agent = collect(games).to_dict()["by_agent"]
     a, b = by_agent["a"], by_agent["b"]
     assert (a["seats"], a["wins"], b["seats"], b["wins"]) == (3, 2, 3, 1)

@@ -12,20 +12,48 @@ from boardzero.eval.paired import compare_records
 
 def _write(path, games):
     """games: (index, seed, agents, returns) per game."""
-    path.write_text("".join(json.dumps({"game": "tictactoe", "options": {}, "seed": seed, "actions": [],
-                                        "returns": returns, "agents": agents, "index": index}) + "\n"
-                            for index, seed, agents, returns in games))
+    path.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "game": "tictactoe",
+                    "options": {},
+                    "seed": seed,
+                    "actions": [],
+                    "returns": returns,
+                    "agents": agents,
+                    "index": index,
+                }
+            )
+            + "\n"
+            for index, seed, agents, returns in games
+        )
+    )
     return path
 
 
 def test_the_games_won_by_one_side_only_give_the_sign_test(tmp_path):
     a_won, b_won, draw = [1, -1], [-1, 1], [0, 0]
     # four games: both win game 0, only A wins games 1 and 2, only B game 3 (A draws it), game 4 is in one file
-    a = _write(tmp_path / "a.jsonl", [(0, 10, ["new", "bot"], a_won), (1, 11, ["bot", "new"], b_won),
-                                      (2, 12, ["new", "bot"], a_won), (3, 13, ["bot", "new"], draw),
-                                      (4, 14, ["new", "bot"], a_won)])
-    b = _write(tmp_path / "b.jsonl", [(0, 10, ["old", "bot"], a_won), (1, 11, ["bot", "old"], a_won),
-                                      (2, 12, ["old", "bot"], b_won), (3, 13, ["bot", "old"], b_won)])
+    a = _write(
+        tmp_path / "a.jsonl",
+        [
+            (0, 10, ["new", "bot"], a_won),
+            (1, 11, ["bot", "new"], b_won),
+            (2, 12, ["new", "bot"], a_won),
+            (3, 13, ["bot", "new"], draw),
+            (4, 14, ["new", "bot"], a_won),
+        ],
+    )
+    b = _write(
+        tmp_path / "b.jsonl",
+        [
+            (0, 10, ["old", "bot"], a_won),
+            (1, 11, ["bot", "old"], a_won),
+            (2, 12, ["old", "bot"], b_won),
+            (3, 13, ["bot", "old"], b_won),
+        ],
+    )
     result = compare_records(a, b)
     assert (result.a.agent, result.b.agent) == ("new", "old")
     assert result.games == 4

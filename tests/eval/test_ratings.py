@@ -33,8 +33,9 @@ def test_fit_recovers_known_strengths(interval):
 def test_intervals_cover_the_truth_about_95_percent_of_the_time():
     covered, trials = 0, 40
     for seed in range(trials):
-        ratings = rate(NAMES, synthetic_two_player(np.random.default_rng(seed), 100), anchor="random",
-                       interval="fisher")
+        ratings = rate(
+            NAMES, synthetic_two_player(np.random.default_rng(seed), 100), anchor="random", interval="fisher"
+        )
         covered += np.sum((ratings.low[1:] <= TRUE_ELO[1:]) & (TRUE_ELO[1:] <= ratings.high[1:]))
     assert 0.85 <= covered / (3 * trials) <= 1.0
 
@@ -79,8 +80,9 @@ def test_agents_that_never_met_the_anchor_are_an_error():
 
 
 def test_a_clean_sweep_keeps_an_interval_under_the_bootstrap():
-    games = [((0, 1), (0.0, 1.0), "a") for _ in range(30)] + [((0, 2), (1.0, -1.0) if g % 3 else (-1.0, 1.0), "b")
-                                                             for g in range(30)]
+    games = [((0, 1), (0.0, 1.0), "a") for _ in range(30)] + [
+        ((0, 2), (1.0, -1.0) if g % 3 else (-1.0, 1.0), "b") for g in range(30)
+    ]
     ratings = rate(["random", "sweeper", "c"], games, anchor="random", interval="bootstrap", samples=50)
     fisher = rate(["random", "sweeper", "c"], games, anchor="random", interval="fisher")
     assert ratings.low[1] == fisher.low[1] and ratings.high[1] == fisher.high[1] and ratings.high[1] > ratings.low[1]

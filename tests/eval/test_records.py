@@ -27,8 +27,9 @@ def test_arena_records_replay_to_the_played_games(tmp_path):
 def test_tournament_records_replay_to_the_played_games_catan_included(tmp_path):
     path = tmp_path / "catan.jsonl"
     entrants = [Entrant(s, s) for s in ("heuristic", "weighted")]
-    tournament = run_tournament("catan", entrants, games_per_lineup=2, workers=1, records=path,
-                                options={"players": "2", "vp_to_win": "6"})
+    tournament = run_tournament(
+        "catan", entrants, games_per_lineup=2, workers=1, records=path, options={"players": "2", "vp_to_win": "6"}
+    )
     records = read_records(path)
     assert len(records) == len(tournament.games) == 2
     by_key = {g.key: g for g in tournament.games}

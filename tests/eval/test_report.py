@@ -38,8 +38,14 @@ def tiny_run(tmp_path_factory):
 def test_tournament_report_draws_matrix_ratings_and_catan_figures(tmp_path):
     out = tmp_path / "catan.json"
     specs = ["random", "weighted", "heuristic"]
-    tournament = run_tournament("catan", [Entrant(s, s) for s in specs], games_per_lineup=2, workers=1, out=out,
-                                options={"players": "2", "vp_to_win": "5"})
+    tournament = run_tournament(
+        "catan",
+        [Entrant(s, s) for s in specs],
+        games_per_lineup=2,
+        workers=1,
+        out=out,
+        options={"players": "2", "vp_to_win": "5"},
+    )
     written = report(out)
     names = {p.name for p in written}
     assert names == {"matrix.png", "ratings.png", "distributions.png", "outcomes.png", "report.md"}
@@ -52,7 +58,8 @@ def test_tournament_report_draws_matrix_ratings_and_catan_figures(tmp_path):
     assert figures["games"] == 6 and figures["winners"]["points"]["min"] >= 5
     assert {"roll", "end_turn", "settlement", "road"} <= set(figures["actions"])
     assert sum(figures["winner_parts"]["points_by_source"].values()) == pytest.approx(
-        figures["winners"]["points"]["mean"])
+        figures["winners"]["points"]["mean"]
+    )
 
 
 def test_run_checkpoints_are_rated_over_time_and_reported(tiny_run):
@@ -61,8 +68,12 @@ def test_run_checkpoints_are_rated_over_time_and_reported(tiny_run):
     assert [c.step for c in spread(checkpoints, 2)] == [4, 12]
     tournament = rate_run(tiny_run, games_per_lineup=2, most=3, agent_options="greedy", workers=1)
     assert (tiny_run / "ratings.json").is_file()
-    assert {e.name: e.step for e in tournament.entrants} == {"random": None, "step 4 (greedy)": 4,
-                                                             "step 8 (greedy)": 8, "step 12 (greedy)": 12}
+    assert {e.name: e.step for e in tournament.entrants} == {
+        "random": None,
+        "step 4 (greedy)": 4,
+        "step 8 (greedy)": 8,
+        "step 12 (greedy)": 12,
+    }
     assert tournament.entrants[1].spec.startswith("az:") and tournament.entrants[1].spec.endswith(",greedy")
     assert len(tournament.current_games()) == 6 * 2  # four agents: six pairs
     written = report(tiny_run)
@@ -74,10 +85,14 @@ def test_run_checkpoints_are_rated_over_time_and_reported(tiny_run):
 
 
 def test_a_td_run_is_rated_with_its_own_agent(tmp_path):
-    config = {"method": "td", "game": "tictactoe", "network": {"hidden": 16, "blocks": 1},
-              "selfplay": {"games_per_actor": 4, "publish_every": 5},
-              "train": {"steps": 4, "batch_size": 16, "min_replay": 32, "checkpoint_every": 2, "log_every": 2},
-              "eval": {"every": 0}}
+    config = {
+        "method": "td",
+        "game": "tictactoe",
+        "network": {"hidden": 16, "blocks": 1},
+        "selfplay": {"games_per_actor": 4, "publish_every": 5},
+        "train": {"steps": 4, "batch_size": 16, "min_replay": 32, "checkpoint_every": 2, "log_every": 2},
+        "eval": {"every": 0},
+    }
     train(config_from_dict(config), tmp_path / "td")
     tournament = rate_run(tmp_path / "td", games_per_lineup=2, workers=1)
     assert [e.spec.split(":")[0] for e in tournament.entrants] == ["random", "td", "td"]

@@ -35,8 +35,9 @@ from boardzero.eval.stats import wilson_interval
 pytestmark = pytest.mark.slow
 
 
-def lower_bound(game: str, specs: list[str], games: int, *, count_draws: bool = False,
-                options: dict | None = None) -> tuple[float, str]:
+def lower_bound(
+    game: str, specs: list[str], games: int, *, count_draws: bool = False, options: dict | None = None
+) -> tuple[float, str]:
     """The 95 % lower bound of the first entrant's wins (or games not lost) and a line describing the match."""
     model = run_arena(game, specs, num_games=games, workers=1, seed=0, options=options or {}).entrants[0]
     successes = model.wins + (model.draws if count_draws else 0)
@@ -45,19 +46,22 @@ def lower_bound(game: str, specs: list[str], games: int, *, count_draws: bool = 
     return low, f"{specs[0]} vs {specs[1]}: {successes}/{model.games} {what}, 95 % interval {low:.3f}-{high:.3f}"
 
 
-@pytest.mark.parametrize("game, options, specs, games, count_draws, bar", [
-    ("connect4", {}, ["best:greedy", "random"], 400, False, 0.95),
-    ("connect4", {}, ["best:sims=200", "mcts:sims=2000"], 30, False, 0.60),
-    ("tictactoe", {}, ["best:greedy", "solver"], 200, True, 0.97),
-    ("tictactoe", {}, ["best", "solver"], 40, True, 0.90),
-    ("kuhn_poker", {}, ["best:greedy", "random"], 1200, False, 0.38),
-    ("catan", {"players": 2}, ["best", "weighted"], 200, False, 0.90),
-    ("catan", {"players": 3}, ["best", "weighted"], 200, False, 0.90),
-    ("catan", {"players": 4}, ["best", "weighted"], 200, False, 0.90),
-    ("catan", {"players": 2}, ["best:fast", "heuristic"], 400, False, 0.33),
-    ("catan", {"players": 3}, ["best:fast", "heuristic"], 400, False, 0.11),
-    ("catan", {"players": 4}, ["best:fast", "heuristic"], 400, False, 0.15),
-])
+@pytest.mark.parametrize(
+    "game, options, specs, games, count_draws, bar",
+    [
+        ("connect4", {}, ["best:greedy", "random"], 400, False, 0.95),
+        ("connect4", {}, ["best:sims=200", "mcts:sims=2000"], 30, False, 0.60),
+        ("tictactoe", {}, ["best:greedy", "solver"], 200, True, 0.97),
+        ("tictactoe", {}, ["best", "solver"], 40, True, 0.90),
+        ("kuhn_poker", {}, ["best:greedy", "random"], 1200, False, 0.38),
+        ("catan", {"players": 2}, ["best", "weighted"], 200, False, 0.90),
+        ("catan", {"players": 3}, ["best", "weighted"], 200, False, 0.90),
+        ("catan", {"players": 4}, ["best", "weighted"], 200, False, 0.90),
+        ("catan", {"players": 2}, ["best:fast", "heuristic"], 400, False, 0.33),
+        ("catan", {"players": 3}, ["best:fast", "heuristic"], 400, False, 0.11),
+        ("catan", {"players": 4}, ["best:fast", "heuristic"], 400, False, 0.15),
+    ],
+)
 def test_shipped_model_strength(game, options, specs, games, count_draws, bar):
     low, summary = lower_bound(game, specs, games, count_draws=count_draws, options=options)
     print(summary)  # shown by `pytest -rA`

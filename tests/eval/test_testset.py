@@ -32,20 +32,29 @@ X = ILLEGAL
 
 
 def test_phases_split_connect4_at_plies_14_and_28():
-    assert [phase_of("connect4", ply) for ply in (0, 13, 14, 27, 28, 41)] == \
-        ["begin", "begin", "middle", "middle", "end", "end"]
+    assert [phase_of("connect4", ply) for ply in (0, 13, 14, 27, 28, 41)] == [
+        "begin",
+        "begin",
+        "middle",
+        "middle",
+        "end",
+        "end",
+    ]
     with pytest.raises(ConfigError, match="no game phases for 'kuhn_poker'"):
         phase_of("kuhn_poker", 3)
 
 
-@pytest.mark.parametrize("values, difficulty", [
-    ([1, -1, -1, -1, -1, -1, -1], "hard"),  # one move keeps the win
-    ([0, -1, X, X, X, X, X], "hard"),  # one of two legal moves
-    ([1, 1, 1, 1, -1, -1, -1], "easy"),  # four of seven keep it
-    ([0, 0, X, -1, X, X, X], "easy"),  # two of three legal moves
-    ([1, 1, 1, 0, 0, -1, -1], "medium"),  # three of seven
-    ([0, 0, -1, -1, X, X, X], "medium"),  # exactly half is not most
-])
+@pytest.mark.parametrize(
+    "values, difficulty",
+    [
+        ([1, -1, -1, -1, -1, -1, -1], "hard"),  # one move keeps the win
+        ([0, -1, X, X, X, X, X], "hard"),  # one of two legal moves
+        ([1, 1, 1, 1, -1, -1, -1], "easy"),  # four of seven keep it
+        ([0, 0, X, -1, X, X, X], "easy"),  # two of three legal moves
+        ([1, 1, 1, 0, 0, -1, -1], "medium"),  # three of seven
+        ([0, 0, -1, -1, X, X, X], "medium"),  # exactly half is not most
+    ],
+)
 def test_difficulty_counts_the_legal_moves_that_keep_the_best_result(values, difficulty):
     assert difficulty_of(np.array(values)) == difficulty
 
@@ -79,14 +88,24 @@ def test_accuracy_is_counted_per_group_phase_difficulty_and_all():
     opening = Position(random_history(game, 6), np.array([1, -1, -1, -1, -1, -1, -1]))  # leftmost keeps it
     middle = Position(random_history(game, 20), np.array([1, 1, 1, 1, -1, -1, -1]))  # leftmost keeps it
     late = Position(random_history(game, 30), np.array([-1, 1, 1, 0, 0, 0, 0]))  # leftmost gives it away
-    assert [position_group("connect4", p) for p in (opening, middle, late)] == \
-        [("begin", "hard"), ("middle", "easy"), ("end", "medium")]
+    assert [position_group("connect4", p) for p in (opening, middle, late)] == [
+        ("begin", "hard"),
+        ("middle", "easy"),
+        ("end", "medium"),
+    ]
     result = move_accuracy(LeftmostAgent(), game, [opening, middle, late, opening])
     assert result.by_group == {
-        "begin/hard": (2, 2), "begin/all": (2, 2), "all/hard": (2, 2),
-        "middle/easy": (1, 1), "middle/all": (1, 1), "all/easy": (1, 1),
-        "end/medium": (0, 1), "end/all": (0, 1), "all/medium": (0, 1),
-        "all/all": (3, 4)}
+        "begin/hard": (2, 2),
+        "begin/all": (2, 2),
+        "all/hard": (2, 2),
+        "middle/easy": (1, 1),
+        "middle/all": (1, 1),
+        "all/easy": (1, 1),
+        "end/medium": (0, 1),
+        "end/all": (0, 1),
+        "all/medium": (0, 1),
+        "all/all": (3, 4),
+    }
     assert result.correct == 3
     group = result.to_dict()["by_group"]["end/medium"]
     assert group["positions"] == 1 and group["accuracy"] == 0.0
@@ -109,8 +128,7 @@ def test_draw_test_set_fills_each_group_and_is_reproducible(tmp_path):
     save_positions(path, game, first, about={"seed": 7})
     data = json.loads(path.read_text())
     assert data["about"] == {"seed": 7}
-    assert [(r["phase"], r["difficulty"]) for r in data["positions"]] == \
-        [position_group("tictactoe", p) for p in first]
+    assert [(r["phase"], r["difficulty"]) for r in data["positions"]] == [position_group("tictactoe", p) for p in first]
     assert [p.history for p in load_positions(path, game)] == [p.history for p in first]
 
 
@@ -119,8 +137,9 @@ def test_draw_test_set_refuses_bad_settings():
     with pytest.raises(ConfigError, match="per_group: must be >= 1, got 0"):
         draw_test_set(game, 0, np.random.default_rng(0))
     with pytest.raises(ConfigError, match="middle: plies 10..20 are not all in the middle phase"):
-        draw_test_set(game, 1, np.random.default_rng(0),
-                      ply_ranges={"begin": (4, 13), "middle": (10, 20), "end": (28, 38)})
+        draw_test_set(
+            game, 1, np.random.default_rng(0), ply_ranges={"begin": (4, 13), "middle": (10, 20), "end": (28, 38)}
+        )
     with pytest.raises(ConfigError, match="random_share"):
         draw_test_set(game, 1, np.random.default_rng(0), random_share=(0.9, 0.1))
 
@@ -167,5 +186,5 @@ def test_the_committed_test_set_is_what_its_command_draws():
     drawn = draw_test_set(game, about["per_group"], np.random.default_rng(about["seed"]), max_tries=120)
     committed = load_positions(TESTSET, game)
     assert len(drawn) >= 4  # most games end early or reach a position with nothing to choose
-    assert [p.history for p in drawn] == [p.history for p in committed[:len(drawn)]]
+    assert [p.history for p in drawn] == [p.history for p in committed[: len(drawn)]]
     assert all((a.values == b.values).all() for a, b in zip(drawn, committed))

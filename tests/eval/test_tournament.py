@@ -81,32 +81,40 @@ def test_resumed_tournament_plays_no_game_twice(tmp_path):
     assert len(load_tournament(out).games) == 4  # saved on the way out
 
     resumed = []
-    tournament = run_tournament("connect4", entrants(*specs), games_per_lineup=4, workers=1, out=out,
-                                on_result=lambda g: resumed.append(g.key))
+    tournament = run_tournament(
+        "connect4", entrants(*specs), games_per_lineup=4, workers=1, out=out, on_result=lambda g: resumed.append(g.key)
+    )
     assert len(resumed) == 12 - 4 and not set(resumed) & set(played)
     keys = [g.key for g in tournament.games]
     assert len(keys) == len(set(keys)) == 12
 
     again = []
-    run_tournament("connect4", entrants(*specs), games_per_lineup=4, workers=1, out=out,
-                   on_result=lambda g: again.append(g.key))
+    run_tournament(
+        "connect4", entrants(*specs), games_per_lineup=4, workers=1, out=out, on_result=lambda g: again.append(g.key)
+    )
     assert again == []
 
     fresh = run_tournament("connect4", entrants(*specs), games_per_lineup=4, workers=1)
     assert {g.key: g.returns for g in fresh.games} == {g.key: g.returns for g in tournament.games}
 
     more = []  # another agent adds only its own games; the others' stay
-    bigger = run_tournament("connect4", entrants(*specs, "pick:where=-1"), games_per_lineup=4, workers=1, out=out,
-                            on_result=lambda g: more.append(g.key))
+    bigger = run_tournament(
+        "connect4",
+        entrants(*specs, "pick:where=-1"),
+        games_per_lineup=4,
+        workers=1,
+        out=out,
+        on_result=lambda g: more.append(g.key),
+    )
     assert len(more) == 3 * 4 and all("pick:where=-1" in lineup for lineup, _ in more)
     assert len(bigger.current_games()) == 24
 
 
 def test_results_do_not_depend_on_workers_or_the_order_agents_are_named():
-    one = run_tournament("kuhn_poker", entrants("random", "pick:where=0", "mcts:sims=2"), games_per_lineup=4,
-                         workers=1)
-    reordered = run_tournament("kuhn_poker", entrants("mcts:sims=2", "random", "pick:where=0"), games_per_lineup=4,
-                               workers=1)
+    one = run_tournament("kuhn_poker", entrants("random", "pick:where=0", "mcts:sims=2"), games_per_lineup=4, workers=1)
+    reordered = run_tournament(
+        "kuhn_poker", entrants("mcts:sims=2", "random", "pick:where=0"), games_per_lineup=4, workers=1
+    )
     assert {g.key: g.returns for g in one.games} == {g.key: g.returns for g in reordered.games}
     # spawned workers know only the built-in agents
     specs = ("random", "mcts:sims=2", "mcts:sims=3")
@@ -117,8 +125,14 @@ def test_results_do_not_depend_on_workers_or_the_order_agents_are_named():
 
 def test_random_openings_vary_deterministic_games_and_are_shared_by_a_seat_rotation(tmp_path):
     records = tmp_path / "r.jsonl"
-    run_tournament("tictactoe", entrants("pick:where=0", "pick:where=-1"), games_per_lineup=8, workers=1,
-                   opening_plies=2, records=records)
+    run_tournament(
+        "tictactoe",
+        entrants("pick:where=0", "pick:where=-1"),
+        games_per_lineup=8,
+        workers=1,
+        opening_plies=2,
+        records=records,
+    )
     games = sorted(read_records(records), key=lambda r: r["game_number"])
     openings = [tuple(r["actions"][:2]) for r in games]
     assert openings[0::2] == openings[1::2]  # games 2k and 2k+1 swap the seats over one opening
@@ -135,11 +149,14 @@ def test_saved_file_holds_results_and_one_line_per_game(tmp_path):
     assert sum(line.startswith('  {"lineup"') for line in out.read_text().splitlines()) == 3
 
 
-@pytest.mark.parametrize("specs,options,message", [
-    (["random"], {}, "needs at least 2 agents"),
-    (["random", "random"], {}, "random named more than once"),
-    (["random", "greedy", "mcts"], {"players": "4"}, "needs at least 4 agents"),
-])
+@pytest.mark.parametrize(
+    "specs,options,message",
+    [
+        (["random"], {}, "needs at least 2 agents"),
+        (["random", "random"], {}, "random named more than once"),
+        (["random", "greedy", "mcts"], {"players": "4"}, "needs at least 4 agents"),
+    ],
+)
 def test_bad_tournaments_are_clear_errors(specs, options, message):
     game = "catan" if options else "connect4"
     with pytest.raises(ConfigError, match=message):

@@ -42,9 +42,25 @@ def test_setup_agent_plays_the_setup_and_only_the_setup():
 
 
 def test_script_reproduces_the_arena_match():
-    done = subprocess.run([sys.executable, str(SCRIPT), "--setup", "heuristic", "--rest", "heuristic",
-                           "--opponent", "weighted", "-n", "4", "--seed", "5"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--setup",
+            "heuristic",
+            "--rest",
+            "heuristic",
+            "--opponent",
+            "weighted",
+            "-n",
+            "4",
+            "--seed",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     row = json.loads(done.stdout.strip().splitlines()[-1])
     arena = run_arena("catan", ["heuristic", "weighted"], num_games=4, options={"players": 2}, seed=5, workers=1)

@@ -46,9 +46,27 @@ def test_one_value_per_mark_in_order_and_the_true_result():
 
 
 def test_script_reports_its_games():
-    done = subprocess.run([sys.executable, str(SCRIPT), "--setup", "heuristic", "--rest", "heuristic",
-                           "--opponent", "heuristic", "--probe", str(MODEL), "-n", "2", "--seed", "3"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--setup",
+            "heuristic",
+            "--rest",
+            "heuristic",
+            "--opponent",
+            "heuristic",
+            "--probe",
+            str(MODEL),
+            "-n",
+            "2",
+            "--seed",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     row = json.loads(done.stdout.strip().splitlines()[-1])
     assert row["games"] == 2 and 0 <= row["wins"] <= 2

@@ -16,9 +16,25 @@ def test_trains_evaluates_and_plots(tmp_path):
     pytest.importorskip("sb3_contrib")
     pytest.importorskip("matplotlib")
     plot = tmp_path / "curve.png"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--timesteps", "64", "--eval-every", "64",
-                           "--eval-games", "1", "--turn-limit", "30", "--plot", str(plot)],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--timesteps",
+            "64",
+            "--eval-every",
+            "64",
+            "--eval-games",
+            "1",
+            "--turn-limit",
+            "30",
+            "--plot",
+            str(plot),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     points = json.loads(plot.with_suffix(".json").read_text())
     assert [p["timesteps"] for p in points][0] == 0 and points[-1]["timesteps"] >= 64

@@ -6,13 +6,16 @@ from boardzero.core.errors import IllegalActionError
 from tests.conftest import play_actions
 
 
-@pytest.mark.parametrize("moves,winner", [
-    ([0, 1, 0, 1, 0, 1, 0], 0),                      # vertical
-    ([0, 0, 1, 1, 2, 2, 3], 0),                      # horizontal
-    ([0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3], 0),          # diagonal up-right
-    ([6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3], 0),          # diagonal up-left
-    ([6, 0, 6, 0, 6, 0, 5, 0], 1),                   # second player wins vertically
-])
+@pytest.mark.parametrize(
+    "moves,winner",
+    [
+        ([0, 1, 0, 1, 0, 1, 0], 0),  # vertical
+        ([0, 0, 1, 1, 2, 2, 3], 0),  # horizontal
+        ([0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3], 0),  # diagonal up-right
+        ([6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3], 0),  # diagonal up-left
+        ([6, 0, 6, 0, 6, 0, 5, 0], 1),  # second player wins vertically
+    ],
+)
 def test_four_in_a_row_wins_in_every_direction(moves, winner):
     state = play_actions("connect4", moves)
     assert state.current_player == TERMINAL

@@ -74,7 +74,9 @@ def test_agrees_with_brute_force_on_late_positions(solver):
         for action in state.legal_actions():
             child = state.clone()
             child.apply(int(action))
-            expected[action] = child.returns()[state.current_player] if child.is_terminal() else -_brute_force(child, memo)
+            expected[action] = (
+                child.returns()[state.current_player] if child.is_terminal() else -_brute_force(child, memo)
+            )
         assert solver.move_values(state.history).tolist() == expected.tolist(), state.history
         checked += 1
 

@@ -37,7 +37,9 @@ def test_kuhn_view_shows_only_the_viewers_card_until_the_showdown():
     assert [s["card"] for s in state.public_view(1)["seats"]] == [None, "J"]
     assert [s["card"] for s in state.public_view(None)["seats"]] == [None, None]
     assert [game.new_state().hidden_name(1), play_actions("kuhn_poker", [1], players=2).hidden_name(0)] == [
-        "deal a card to seat 0", "deal a card to seat 1"]
+        "deal a card to seat 0",
+        "deal a card to seat 1",
+    ]
     state.apply(BET)
     state.apply(PASS)  # seat 1 folds: its card stays hidden, the winner's is shown
     view = state.public_view(None)
@@ -47,7 +49,8 @@ def test_kuhn_view_shows_only_the_viewers_card_until_the_showdown():
 
 def test_conformance_catches_a_kuhn_view_that_shows_every_card(monkeypatch):
     leaky_view = KuhnState.public_view
-    monkeypatch.setattr(KuhnState, "public_view", lambda self, seat=None: {**leaky_view(self, seat),
-                                                                            "cards": list(self.cards)})
+    monkeypatch.setattr(
+        KuhnState, "public_view", lambda self, seat=None: {**leaky_view(self, seat), "cards": list(self.cards)}
+    )
     with pytest.raises(ConformanceError, match="public_view leaks hidden cards"):
         check_game(make("kuhn_poker", players=3), num_games=10, deep_every=1)

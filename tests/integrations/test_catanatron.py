@@ -25,7 +25,8 @@ from boardzero.integrations.catanatron.position import catanatron_game  # noqa: 
 needs_alphabeta = pytest.mark.skipif(
     not available_bots()["alphabeta"],
     reason="catanatron's AlphaBeta and ValueFunction bots need catanatron 3.3+ (not on the registry): "
-           "pip install ../shared/wheels/catanatron-3.3.0-py3-none-any.whl")
+    "pip install ../shared/wheels/catanatron-3.3.0-py3-none-any.whl",
+)
 
 
 # ----------------------------------------------------------------------------- board layout
@@ -33,7 +34,9 @@ def test_ids_are_one_to_one_and_keep_adjacency():
     geo = geometry()
     assert sorted(geo.node_to_catanatron.tolist()) == list(range(54))
     assert np.array_equal(geo.node_from_catanatron[geo.node_to_catanatron], np.arange(54))
-    assert {frozenset(e) for e in geo.edge_to_catanatron} == {frozenset(e) for e in cboard.STATIC_GRAPH.subgraph(range(54)).edges()}
+    assert {frozenset(e) for e in geo.edge_to_catanatron} == {
+        frozenset(e) for e in cboard.STATIC_GRAPH.subgraph(range(54)).edges()
+    }
     for e, (a, b) in enumerate(EDGE_NODES):
         assert geo.edge_from_catanatron[geo.edge_to_catanatron[e]] == e
         assert cboard.STATIC_GRAPH.has_edge(int(geo.node_to_catanatron[a]), int(geo.node_to_catanatron[b]))
@@ -50,11 +53,18 @@ def test_board_layout_round_trip(board):
         h = geo.hex_of[coordinate]
         terrain[h] = 5 if tile.resource is None else RESOURCES.index(tile.resource)
         numbers[h] = tile.number or 0
-        corners = [tile.nodes[ref] for ref in sorted(tile.nodes, key=lambda r: ("NORTH", "NORTHEAST", "SOUTHEAST",
-                                                                             "SOUTH", "SOUTHWEST", "NORTHWEST").index(r.value))]
+        corners = [
+            tile.nodes[ref]
+            for ref in sorted(
+                tile.nodes,
+                key=lambda r: ("NORTH", "NORTHEAST", "SOUTHEAST", "SOUTH", "SOUTHWEST", "NORTHWEST").index(r.value),
+            )
+        ]
         assert geo.node_from_catanatron[corners].tolist() == HEX_NODES[h].tolist()
     assert np.array_equal(terrain, board.hex_resource) and np.array_equal(numbers, board.hex_number)
-    ports = {resource: {int(geo.node_from_catanatron[n]) for n in nodes} for resource, nodes in cmap_.port_nodes.items()}
+    ports = {
+        resource: {int(geo.node_from_catanatron[n]) for n in nodes} for resource, nodes in cmap_.port_nodes.items()
+    }
     for kind, pair in zip(board.harbours, HARBOUR_NODES):
         resource = None if kind == 5 else RESOURCES[kind]
         assert set(pair.tolist()) <= ports[resource]
@@ -82,7 +92,8 @@ def positions(players: int, seed: int, every: int = 7):
 needs_33 = pytest.mark.skipif(
     not hasattr(__import__("catanatron.models.enums").models.enums, "ActionRecord"),
     reason="catanatron 3.2.1 lets a card bought this turn be played and offers only the knight before the roll "
-           "(the bridge filters its offers to boardzero's legal ones); the exact round trip needs catanatron 3.3+")
+    "(the bridge filters its offers to boardzero's legal ones); the exact round trip needs catanatron 3.3+",
+)
 
 
 @needs_33
@@ -107,8 +118,17 @@ def test_every_action_kind_round_trips_through_catanatron():
                 kinds_seen.add(action.action_type.name)
             assert firsts == set(legal.tolist()), (view["phase"], sorted(firsts ^ set(legal.tolist())))
             ours_seen |= {game.action_fields(a)["kind"] for a in legal}
-    assert {"BUILD_SETTLEMENT", "BUILD_ROAD", "BUILD_CITY", "ROLL", "END_TURN", "MOVE_ROBBER", "MARITIME_TRADE",
-            "BUY_DEVELOPMENT_CARD", "DISCARD_RESOURCE"} <= kinds_seen
+    assert {
+        "BUILD_SETTLEMENT",
+        "BUILD_ROAD",
+        "BUILD_CITY",
+        "ROLL",
+        "END_TURN",
+        "MOVE_ROBBER",
+        "MARITIME_TRADE",
+        "BUY_DEVELOPMENT_CARD",
+        "DISCARD_RESOURCE",
+    } <= kinds_seen
     assert {"settlement", "road", "city", "roll", "end_turn", "robber", "trade", "buy_dev", "discard"} <= ours_seen
 
 
@@ -123,11 +143,15 @@ def test_fair_bot_sees_the_same_position_whatever_the_hidden_cards():
         if hidden == [(other.hand(p).tolist(), other.dev_cards(p).tolist()) for p in (1, 2)]:
             continue
         legal = state.legal_actions()
-        fair = [catanatron_game(view_for(s, 0).sample_state(np.random.default_rng(1)), np.random.default_rng(2), legal)
-                for s in (state, other)]
+        fair = [
+            catanatron_game(view_for(s, 0).sample_state(np.random.default_rng(1)), np.random.default_rng(2), legal)
+            for s in (state, other)
+        ]
         assert fair[0].state.player_state == fair[1].state.player_state
         assert fair[0].state.development_listdeck == fair[1].state.development_listdeck
-        full = [catanatron_game(view_for(s, 0, True).true_state(), np.random.default_rng(2), legal) for s in (state, other)]
+        full = [
+            catanatron_game(view_for(s, 0, True).true_state(), np.random.default_rng(2), legal) for s in (state, other)
+        ]
         assert full[0].state.player_state != full[1].state.player_state
         agent = make_agent("catanatron:value" if available_bots()["value"] else "catanatron:weighted", state.game)
         choices = [agent.act(SeatView(s, 0), np.random.default_rng(3)) for s in (state, other)]
@@ -148,8 +172,9 @@ def test_fair_bot_is_handed_a_sampled_state_never_the_true_one(monkeypatch):
 
     handed = []
     original = bots.catanatron_game
-    monkeypatch.setattr(bots, "catanatron_game", lambda state, *args: handed.append(state.clone())
-                        or original(state, *args))
+    monkeypatch.setattr(
+        bots, "catanatron_game", lambda state, *args: handed.append(state.clone()) or original(state, *args)
+    )
     checked = 0
     for seed in (5, 6, 7):
         for state in positions(3, seed=seed, every=25):
@@ -171,8 +196,9 @@ def test_fair_bot_is_handed_a_sampled_state_never_the_true_one(monkeypatch):
                     assert position.public_view(None)["seats"] == truth.public_view(None)["seats"]
                 if sight == "fair":
                     assert hidden_cards(given[0], (1, 2)) == hidden_cards(given[1], (1, 2))
-                    assert hidden_cards(given[0], (1, 2)) != hidden_cards(state, (1, 2)) \
-                        or hidden_cards(given[1], (1, 2)) != hidden_cards(other, (1, 2))
+                    assert hidden_cards(given[0], (1, 2)) != hidden_cards(state, (1, 2)) or hidden_cards(
+                        given[1], (1, 2)
+                    ) != hidden_cards(other, (1, 2))
                 else:
                     assert [hidden_cards(g, (1, 2)) for g in given] == [hidden_cards(t, (1, 2)) for t in (state, other)]
                 checked += 1
@@ -220,8 +246,16 @@ def test_value_bot_full_game_and_alphabeta_decides():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_games_without_an_illegal_move(players):
     for seed in range(6):
-        final, bridged = play(["catanatron:value", "catanatron:alphabeta,depth=1", "catanatron:weighted,sight=full",
-                               "catanatron:value,sight=full"], players, seed=100 + seed)
+        final, bridged = play(
+            [
+                "catanatron:value",
+                "catanatron:alphabeta,depth=1",
+                "catanatron:weighted,sight=full",
+                "catanatron:value,sight=full",
+            ],
+            players,
+            seed=100 + seed,
+        )
         assert final.is_terminal() and all(a.fallbacks == 0 for a in bridged)
 
 
@@ -235,8 +269,10 @@ def test_bad_specs_fail_clearly():
 
 
 # ----------------------------------------------------------------------------- the other way
-needs_log = pytest.mark.skipif(not hasattr(__import__("catanatron.models.enums").models.enums, "ActionRecord"),
-                               reason="BoardzeroPlayer needs catanatron 3.3+ (its action log with results)")
+needs_log = pytest.mark.skipif(
+    not hasattr(__import__("catanatron.models.enums").models.enums, "ActionRecord"),
+    reason="BoardzeroPlayer needs catanatron 3.3+ (its action log with results)",
+)
 
 
 @needs_log
@@ -257,7 +293,9 @@ def test_boardzero_agent_plays_a_whole_catanatron_game(players, seed):
     ours.follow(game)  # replay the last actions, taken after its final decision
     # hands match catanatron's; a resync is only needed after the bank ran short (catanatron pays no one then,
     # boardzero pays a sole claimant what is left), which is rare
-    assert ours.resyncs <= 2 and ours.shadow.hand(seat).tolist() == [game.state.player_state[f"P{seat}_{r}_IN_HAND"] for r in RESOURCES]
+    assert ours.resyncs <= 2 and ours.shadow.hand(seat).tolist() == [
+        game.state.player_state[f"P{seat}_{r}_IN_HAND"] for r in RESOURCES
+    ]
 
 
 @needs_log

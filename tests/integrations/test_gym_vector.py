@@ -13,8 +13,13 @@ from boardzero.integrations.gym_vector import make_vector_env, random_moves  # n
 
 def random_actions(masks: np.ndarray) -> np.ndarray:
     out = np.empty(len(masks), dtype=np.int64)
-    random_moves(masks, np.zeros(len(masks), dtype=np.int64), np.ones(len(masks), dtype=np.int64),
-                 np.random.default_rng(len(masks)).random(len(masks)), out)
+    random_moves(
+        masks,
+        np.zeros(len(masks), dtype=np.int64),
+        np.ones(len(masks), dtype=np.int64),
+        np.random.default_rng(len(masks)).random(len(masks)),
+        out,
+    )
     return out
 
 
@@ -42,7 +47,7 @@ def test_same_seed_same_games():
         envs = make_vector_env("catan", 4, players=3)
         observations, infos = envs.reset(seed=seed)
         for _ in range(50):
-            observations, *_ , infos = envs.step(random_actions(infos["action_mask"]))
+            observations, *_, infos = envs.step(random_actions(infos["action_mask"]))
         return observations
 
     assert np.array_equal(run(1), run(1))

@@ -20,19 +20,26 @@ from boardzero.learn import Trainer, actors as actors_module, config_from_dict
 from boardzero.nn.checkpoint import read_extra, read_metadata
 
 TINY = {
-    "alphazero": {"selfplay": {"games_per_actor": 4, "simulations": 8},
-                  "train": {"batch_size": 16, "min_replay": 32},
-                  "eval": {"games_vs_random": 2, "games_vs_mcts": 0, "games_vs_best": 2, "simulations": 4}},
+    "alphazero": {
+        "selfplay": {"games_per_actor": 4, "simulations": 8},
+        "train": {"batch_size": 16, "min_replay": 32},
+        "eval": {"games_vs_random": 2, "games_vs_mcts": 0, "games_vs_best": 2, "simulations": 4},
+    },
     "td": {"selfplay": {"games_per_actor": 8, "precision": "float32"}, "train": {"batch_size": 16, "min_replay": 32}},
-    "ppo": {"selfplay": {"games_per_actor": 8, "precision": "float32"},
-            "ppo": {"batch_samples": 32, "admit_every": 2, "admit_games": 2}},
+    "ppo": {
+        "selfplay": {"games_per_actor": 8, "precision": "float32"},
+        "ppo": {"batch_samples": 32, "admit_every": 2, "admit_games": 2},
+    },
 }
 
 
 def tiny_config(method: str, **changes):
     data = {"method": method, "game": "tictactoe", "network": {"hidden": 16, "blocks": 1}}
-    sections = {"selfplay": {"backend": "ray", "actors": 2, "publish_every": 2},
-                "train": {"steps": 6, "checkpoint_every": 3, "log_every": 2}, "eval": {"every": 0}}
+    sections = {
+        "selfplay": {"backend": "ray", "actors": 2, "publish_every": 2},
+        "train": {"steps": 6, "checkpoint_every": 3, "log_every": 2},
+        "eval": {"every": 0},
+    }
     for source in (TINY[method], changes):
         for name, values in source.items():
             sections.setdefault(name, {}).update(values)
@@ -133,8 +140,9 @@ def test_stale_samples_are_dropped_and_counted(ray, tmp_path, monkeypatch):
     newest two are dropped before the method sees them."""
     recorder = RecordingPool()
     monkeypatch.setitem(actors_module.BACKENDS, "ray", recorder)
-    config = tiny_config("td", selfplay={"publish_every": 1, "max_staleness": 1},
-                         train={"steps": 20, "sample_reuse": 1.0})
+    config = tiny_config(
+        "td", selfplay={"publish_every": 1, "max_staleness": 1}, train={"steps": 20, "sample_reuse": 1.0}
+    )
     trainer = Trainer(config, tmp_path / "run")
     summary = trainer.run()
     (pool,) = recorder.pools
@@ -185,8 +193,21 @@ every = 0
     run = tmp_path / "run"
     # the learner joins the test's Ray instance as it would join a cluster; its actors die with it
     address = ray.get_runtime_context().gcs_address
-    command = [sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config", str(config), "--run",
-               str(run), "--backend", "ray", "--ray-address", address]
+    command = [
+        sys.executable,
+        "-m",
+        "boardzero.cli.main",
+        "train",
+        "tictactoe",
+        "--config",
+        str(config),
+        "--run",
+        str(run),
+        "--backend",
+        "ray",
+        "--ray-address",
+        address,
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     checkpoints = run / "checkpoints"
     deadline = time.monotonic() + 240
@@ -197,8 +218,7 @@ every = 0
     saved = sorted(checkpoints.glob("step_*.json"))
     assert saved, process.stderr.read().decode()
     last = json.loads(saved[-1].read_text())
-    result = subprocess.run([*command, "--steps", str(last["step"] + 3)], capture_output=True, text=True,
-                            timeout=240)
+    result = subprocess.run([*command, "--steps", str(last["step"] + 3)], capture_output=True, text=True, timeout=240)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout and f"step {last['step'] + 3}," in result.stdout
     meta = json.loads(sorted(checkpoints.glob("step_*.json"))[-1].read_text())
@@ -217,13 +237,19 @@ def test_without_ray_asking_for_it_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_cli_without_ray_prints_one_line(tmp_path):
-    script = ("import sys; sys.modules['ray'] = None; from boardzero.cli.main import main; sys.argv = "
-              "['boardzero', 'arena', 'tictactoe', 'random', '-n', '2', '--backend', 'ray']; main()")
+    script = (
+        "import sys; sys.modules['ray'] = None; from boardzero.cli.main import main; sys.argv = "
+        "['boardzero', 'arena', 'tictactoe', 'random', '-n', '2', '--backend', 'ray']; main()"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "error: ConfigError: backend: the ray backend needs Ray, which is not installed: pip install "
-        "'boardzero[ray]'"]
-    bad = subprocess.run([sys.executable, "-m", "boardzero.cli.main", "arena", "tictactoe", "random", "-n", "2",
-                          "--backend", "spark"], capture_output=True, text=True, timeout=120)
+        "error: ConfigError: backend: the ray backend needs Ray, which is not installed: pip install 'boardzero[ray]'"
+    ]
+    bad = subprocess.run(
+        [sys.executable, "-m", "boardzero.cli.main", "arena", "tictactoe", "random", "-n", "2", "--backend", "spark"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2 and "--backend: 'spark' is not allowed; allowed: local, ray" in bad.stderr

@@ -14,10 +14,12 @@ def test_samples_become_their_mirror_images_with_matching_policies():
     policy = np.zeros(7, np.float32)
     policy[1] = 1.0  # the move to column 1 is column 5 in the mirror image
     rows = 200
-    batch = {"obs": np.repeat(original.observe(seat)["planes"][None], rows, 0),
-             "mask": np.repeat(original.legal_mask()[None], rows, 0),
-             "policy": np.repeat(policy[None], rows, 0),
-             "value": np.tile(np.array([[0.5, -0.5]], np.float32), (rows, 1))}
+    batch = {
+        "obs": np.repeat(original.observe(seat)["planes"][None], rows, 0),
+        "mask": np.repeat(original.legal_mask()[None], rows, 0),
+        "policy": np.repeat(policy[None], rows, 0),
+        "value": np.tile(np.array([[0.5, -0.5]], np.float32), (rows, 1)),
+    }
     out = augment(batch, game.symmetries(), "planes", np.random.default_rng(0))
     is_mirror = np.array([np.array_equal(o, mirrored.observe(seat)["planes"]) for o in out["obs"]])
     is_same = np.array([np.array_equal(o, batch["obs"][0]) for o in out["obs"]])
@@ -41,14 +43,18 @@ def test_value_samples_of_a_dealt_board_become_positions_on_its_turned_boards():
         state.apply(int(state.legal_actions()[0]))
     seat = state.current_player
     rows = 300
-    batch = {"obs": np.repeat(state.observe(seat)["rich"][None], rows, 0),
-             "value": np.tile(np.array([[0.25, -0.25]], np.float32), (rows, 1))}
+    batch = {
+        "obs": np.repeat(state.observe(seat)["rich"][None], rows, 0),
+        "value": np.tile(np.array([[0.25, -0.25]], np.float32), (rows, 1)),
+    }
     out = augment(batch, turns, "rich", np.random.default_rng(1))  # a TD batch: no mask, no policy
     assert set(out) == {"obs", "value"} and (out["value"] == batch["value"]).all()
     images = [game.symmetric_state(turn, seed=3) for turn in turns]
     for turn, image in zip(turns, images):
         for action in state.history:
             image.apply(turn.apply_action(action))
-    seen = [np.flatnonzero([np.allclose(o, image.observe(seat)["rich"], atol=1e-6) for o in out["obs"]])
-            for image in [state, *images]]
+    seen = [
+        np.flatnonzero([np.allclose(o, image.observe(seat)["rich"], atol=1e-6) for o in out["obs"]])
+        for image in [state, *images]
+    ]
     assert sum(len(rows_) for rows_ in seen) == rows and all(70 < len(rows_) < 130 for rows_ in seen)

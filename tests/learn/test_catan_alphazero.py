@@ -26,7 +26,9 @@ def tiny_catan(players: int) -> dict:
     }
 
 
-@pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
 def test_a_tiny_catan_alphazero_run_trains_and_its_checkpoint_plays(tmp_path, players):
     run = tmp_path / "run"
     summary = train(config_from_dict(tiny_catan(players)), run)

@@ -31,7 +31,7 @@ def shipped_files() -> dict[str, bytes]:
 def recipe() -> str:
     text = (ROOT / "docs" / "training.md").read_text()
     start = text.index("```bash\n", text.index(HEADING)) + len("```bash\n")
-    return text[start:text.index("```\n", start)]
+    return text[start : text.index("```\n", start)]
 
 
 def shrink(block: str, tmp: Path) -> str:
@@ -67,8 +67,14 @@ def test_the_recipe_trains_and_exports_all_three_models(tmp_path):
     before = shipped_files()
     script = tmp_path / "recipe.sh"
     script.write_text("set -euxo pipefail\n" + shrink(recipe(), tmp_path) + "\n")
-    done = subprocess.run(["bash", str(script)], cwd=ROOT, capture_output=True, text=True, timeout=3600,
-                          env={**os.environ, "OMP_NUM_THREADS": "1"})
+    done = subprocess.run(
+        ["bash", str(script)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     assert shipped_files() == before
     for players, step in ((2, 9), (3, 10), (4, 14)):

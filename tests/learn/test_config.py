@@ -16,24 +16,33 @@ def test_every_shipped_config_loads_and_its_network_fits_its_game(path):
     config = load_config(path)
     assert path.stem.startswith(config.game)
     net = config.network
-    spec = spec_for_game(make(config.game, **config.game_options), net.kind, hidden=net.hidden, blocks=net.blocks,
-                         channels=net.channels, observation=net.observation)
+    spec = spec_for_game(
+        make(config.game, **config.game_options),
+        net.kind,
+        hidden=net.hidden,
+        blocks=net.blocks,
+        channels=net.channels,
+        observation=net.observation,
+    )
     assert spec.observation_key == (net.observation or ("planes" if net.kind == "conv" else "flat"))
 
 
-@pytest.mark.parametrize("data,field", [
-    ({"train": {"lrr": 0.1}}, "train.lrr"),
-    ({"train": {"batch_size": "big"}}, "train.batch_size"),
-    ({"train": {"batch_size": 0}}, "train.batch_size"),
-    ({"train": {"steps": 1.5}}, "train.steps"),
-    ({"train": {"save_replay": 1}}, "train.save_replay"),
-    ({"selfplay": {"dirichlet_fraction": 1.5}}, "selfplay.dirichlet_fraction"),
-    ({"network": {"kind": "transformer"}}, "network.kind"),
-    ({"network": 3}, "network"),
-    ({"trainer": {}}, "trainer"),
-    ({"game": 4}, "game"),
-    ({"game_options": "players=3"}, "game_options"),
-])
+@pytest.mark.parametrize(
+    "data,field",
+    [
+        ({"train": {"lrr": 0.1}}, "train.lrr"),
+        ({"train": {"batch_size": "big"}}, "train.batch_size"),
+        ({"train": {"batch_size": 0}}, "train.batch_size"),
+        ({"train": {"steps": 1.5}}, "train.steps"),
+        ({"train": {"save_replay": 1}}, "train.save_replay"),
+        ({"selfplay": {"dirichlet_fraction": 1.5}}, "selfplay.dirichlet_fraction"),
+        ({"network": {"kind": "transformer"}}, "network.kind"),
+        ({"network": 3}, "network"),
+        ({"trainer": {}}, "trainer"),
+        ({"game": 4}, "game"),
+        ({"game_options": "players=3"}, "game_options"),
+    ],
+)
 def test_bad_fields_are_named(data, field):
     with pytest.raises(ConfigError) as info:
         config_from_dict(data)
@@ -77,8 +86,16 @@ def test_learner_devices():
 def test_overrides_change_one_field_each_and_leave_the_file_alone(tmp_path):
     path = tmp_path / "td.toml"
     path.write_text('method = "td"\ngame = "catan"\n[game_options]\nplayers = 2\n[train]\nlr = 0.0003\n')
-    config = load_config(path, ["train.lr=0.00003", "game_options.returns=win_vp", "eval.opponents=[\"heuristic\"]",
-                                "td.lam = 0.9", "selfplay.precision=float32"])
+    config = load_config(
+        path,
+        [
+            "train.lr=0.00003",
+            "game_options.returns=win_vp",
+            'eval.opponents=["heuristic"]',
+            "td.lam = 0.9",
+            "selfplay.precision=float32",
+        ],
+    )
     assert config.train.lr == 0.00003 and config.td.lam == 0.9 and config.selfplay.precision == "float32"
     assert config.game_options == {"players": 2, "returns": "win_vp"} and config.eval.opponents == ["heuristic"]
     assert load_config(path).train.lr == 0.0003
@@ -86,15 +103,18 @@ def test_overrides_change_one_field_each_and_leave_the_file_alone(tmp_path):
     assert apply_overrides(data, ["train.lr=0.2"])["train"]["lr"] == 0.2 and data["train"]["lr"] == 0.1
 
 
-@pytest.mark.parametrize("override,field", [
-    ("train.lrr=0.1", "train.lrr"),
-    ("train.lr=fast", "train.lr"),
-    ("train.lr", "--set"),
-    ("train..lr=1", "--set"),
-    ("a.b.c=1", "--set"),
-    ("method=sarsa", "method"),
-    ("method.kind=td", "--set"),
-])
+@pytest.mark.parametrize(
+    "override,field",
+    [
+        ("train.lrr=0.1", "train.lrr"),
+        ("train.lr=fast", "train.lr"),
+        ("train.lr", "--set"),
+        ("train..lr=1", "--set"),
+        ("a.b.c=1", "--set"),
+        ("method=sarsa", "method"),
+        ("method.kind=td", "--set"),
+    ],
+)
 def test_a_bad_override_is_named(tmp_path, override, field):
     path = tmp_path / "td.toml"
     path.write_text('method = "td"\n')

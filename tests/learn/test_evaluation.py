@@ -43,4 +43,3 @@ def test_training_evaluation_against_opponents_rotates_seats_too():
     results = against_opponents(game, agent, EvalConfig(opponents=["random"], games=4), np.random.default_rng(1))
     assert set(results) == {"eval/vs_random"}
     assert sorted(agent.seats) == [0, 0, 1, 1]
-

@@ -29,7 +29,12 @@ def test_export_writes_a_shipped_model_that_names_its_checkpoint_by_run_and_file
 
 def test_play_settings_are_read_as_toml_values_so_flags_stay_booleans():
     assert parse_play(["sims=32", "prior=0.02", "infoset=true", "fast.depth=1", "observer=mover"]) == {
-        "sims": 32, "prior": 0.02, "infoset": True, "fast": {"depth": 1}, "observer": "mover"}
+        "sims": 32,
+        "prior": 0.02,
+        "infoset": True,
+        "fast": {"depth": 1},
+        "observer": "mover",
+    }
 
 
 @pytest.mark.parametrize("pairs", [["sims"], ["=3"], ["fast..depth=1"], ["a.b.c=1"]])

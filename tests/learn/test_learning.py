@@ -39,8 +39,15 @@ ALPHAZERO_TICTACTOE = {
     "game": "tictactoe",
     "network": {"hidden": 32, "blocks": 1},
     "selfplay": {"games_per_actor": 16, "simulations": 16, "publish_every": 10, "temperature_moves": 9},
-    "train": {"steps": 300, "batch_size": 64, "min_replay": 256, "lr": 0.003, "sample_reuse": 4.0,
-              "checkpoint_every": 1000, "log_every": 100},
+    "train": {
+        "steps": 300,
+        "batch_size": 64,
+        "min_replay": 256,
+        "lr": 0.003,
+        "sample_reuse": 4.0,
+        "checkpoint_every": 1000,
+        "log_every": 100,
+    },
     "eval": {"every": 0},
 }
 

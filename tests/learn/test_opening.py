@@ -18,9 +18,22 @@ from boardzero.nn.checkpoint import load_network, read_metadata
 def _td_model(path, game, hidden=16, seed=0):
     torch.manual_seed(seed)
     net = build_network(spec_for_game(game, "mlp", hidden=hidden, blocks=1))
-    return save_network(path, net, {"game": game.name, "game_options": game.options_dict(), "trainer": "td",
-                                    "play": {"sims": 4, "prior": 0.02, "opening": 4, "opening_sims": 8,
-                                             "fast": {"sims": 0, "opening": 0, "opening_sims": 0}}})
+    return save_network(
+        path,
+        net,
+        {
+            "game": game.name,
+            "game_options": game.options_dict(),
+            "trainer": "td",
+            "play": {
+                "sims": 4,
+                "prior": 0.02,
+                "opening": 4,
+                "opening_sims": 8,
+                "fast": {"sims": 0, "opening": 0, "opening_sims": 0},
+            },
+        },
+    )
 
 
 def test_collected_opening_positions_carry_their_games_result_for_the_mover(tmp_path):
@@ -83,8 +96,9 @@ def test_a_drawing_network_picks_the_opening_moves_and_the_fit_can_start_from_it
         first = data["obs"].astype(np.float32)
         assert np.array_equal(first, np.repeat(positions[[np.argmax(values)]], len(first), axis=0))
     games = [tmp_path / "games_2.npz"]  # varied games to fit (a near-greedy tic-tac-toe game repeats itself)
-    save_games(games[0], collect(str(model), seed=2, moves=3, temperature=0.5, games=100, batch=16,
-                                 draws=str(drawer_path)))
+    save_games(
+        games[0], collect(str(model), seed=2, moves=3, temperature=0.5, games=100, batch=16, draws=str(drawer_path))
+    )
     _, meta = fit(str(model), games, epochs=1, lr=1e-3, batch=4, init=str(drawer_path))
     report = meta["notes"]["opening_fit"]
     assert report["init"] == str(drawer_path) and meta["trainer"] == "td" and len(report["held_out_mse"]) == 2
@@ -99,8 +113,14 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     model = _td_model(tmp_path / "run" / "m", game, hidden=8)
     opening = _td_model(tmp_path / "run" / "o", game, hidden=8, seed=1)
     notes = {"run": "test"}
-    shipped = export_model(model, play=read_metadata(model)["play"], out_dir=tmp_path / "catan",
-                           name="model-2p", notes=notes, opening=opening)
+    shipped = export_model(
+        model,
+        play=read_metadata(model)["play"],
+        out_dir=tmp_path / "catan",
+        name="model-2p",
+        notes=notes,
+        opening=opening,
+    )
     assert (tmp_path / "catan" / "model-2p.opening.safetensors").is_file()
     assert notes == {"run": "test"} and set(read_metadata(shipped)["notes"]) == {"run", "opening"}
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
@@ -114,8 +134,13 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     named = make_agent(f"td:{shipped},sims=2,opening=4,opening_sims=8,opening_model={shipped}#opening", game)
     assert all(torch.equal(named.opening_search.evaluator.net.state_dict()[k], expected[k]) for k in expected)
     # a stored "early" lets the opening network value the moves after the opening too; best:fast has none
-    export_model(model, play={**read_metadata(model)["play"], "early": 20}, out_dir=tmp_path / "catan",
-                 name="model-2p", opening=opening)
+    export_model(
+        model,
+        play={**read_metadata(model)["play"], "early": 20},
+        out_dir=tmp_path / "catan",
+        name="model-2p",
+        opening=opening,
+    )
     agent = make_agent("best", game)
     assert agent.early == 20 and agent.early_search.evaluator.net.state_dict().keys() == expected.keys()
     assert all(torch.equal(agent.early_search.evaluator.net.state_dict()[k], expected[k]) for k in expected)
@@ -125,8 +150,9 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     stored = read_metadata(shipped)
     assert read_metadata(again)["play"] == {**stored["play"], "sims": 5, "fast": {**stored["play"]["fast"], "depth": 2}}
     assert read_metadata(again)["notes"] == {"opening": stored["notes"]["opening"]}
-    assert ((tmp_path / "again" / "m.opening.safetensors").read_bytes()
-            == (tmp_path / "catan" / "model-2p.opening.safetensors").read_bytes())
+    assert (tmp_path / "again" / "m.opening.safetensors").read_bytes() == (
+        tmp_path / "catan" / "model-2p.opening.safetensors"
+    ).read_bytes()
     # a network of another shape is refused and nothing is written
     other = _td_model(tmp_path / "run" / "x", game, hidden=12)
     with pytest.raises(CheckpointError, match="not the shape"):
@@ -141,8 +167,14 @@ def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeyp
     model = _td_model(tmp_path / "run" / "m", game, hidden=8)
     partner = _td_model(tmp_path / "run" / "p", game, hidden=8, seed=1)
     opening = _td_model(tmp_path / "run" / "o", game, hidden=8, seed=2)
-    shipped = export_model(model, play={**read_metadata(model)["play"], "mean_weight": 0.4}, out_dir=tmp_path / "catan",
-                           name="model-2p", opening=opening, mean_with=partner)
+    shipped = export_model(
+        model,
+        play={**read_metadata(model)["play"], "mean_weight": 0.4},
+        out_dir=tmp_path / "catan",
+        name="model-2p",
+        opening=opening,
+        mean_with=partner,
+    )
     assert read_metadata(shipped)["notes"]["mean_with"] == {"source": "p.json"}
     monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
     for spec in ("best", "best:fast", "best:greedy"):
@@ -154,8 +186,9 @@ def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeyp
     assert agent.search.evaluator.net is agent.net
     assert not isinstance(agent.opening_search.evaluator.net, MeanValueNet)  # the opening network stays alone
     # a share of 0 leaves the second network out: here of the searching best, not of best:fast
-    export_model(shipped, play={"mean_weight": 0, "fast": {"mean_weight": 0.5}}, out_dir=tmp_path / "catan",
-                 name="model-2p")
+    export_model(
+        shipped, play={"mean_weight": 0, "fast": {"mean_weight": 0.5}}, out_dir=tmp_path / "catan", name="model-2p"
+    )
     assert not isinstance(make_agent("best", game).net, MeanValueNet)
     assert isinstance(make_agent("best:fast", game).net, MeanValueNet)
     assert make_agent("best:mean_weight=0.25", game).net.weights == [0.75, 0.25]  # the stored share overridden
@@ -165,8 +198,9 @@ def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeyp
     # exported again without it, the model keeps both networks; a partner of another shape is refused
     again = export_model(shipped, play={"sims": 5}, out_dir=tmp_path / "again", name="m")
     assert set(read_metadata(again)["extras"]) == {"opening", "mean_with"}
-    assert ((tmp_path / "again" / "m.mean_with.safetensors").read_bytes()
-            == (tmp_path / "catan" / "model-2p.mean_with.safetensors").read_bytes())
+    assert (tmp_path / "again" / "m.mean_with.safetensors").read_bytes() == (
+        tmp_path / "catan" / "model-2p.mean_with.safetensors"
+    ).read_bytes()
     other = _td_model(tmp_path / "run" / "x", game, hidden=12)
     with pytest.raises(CheckpointError, match="not the shape"):
         export_model(model, play={}, out_dir=tmp_path / "other", name="model-2p", mean_with=other)
@@ -178,10 +212,13 @@ def test_the_command_refuses_a_network_it_cannot_use_before_any_self_play(tmp_pa
 
     model = _td_model(tmp_path / "m", make("tictactoe"))
     other_game = _td_model(tmp_path / "c4", make("connect4"))
-    for flag, value, message in (("--draws", f"{model}#opening", "has no extra network 'opening'"),
-                                 ("--init", str(other_game), "connect4")):
-        monkeypatch.setattr("sys.argv", ["opening", str(model), "--out", str(tmp_path / "out"), "--minutes", "1",
-                                         flag, value])
+    for flag, value, message in (
+        ("--draws", f"{model}#opening", "has no extra network 'opening'"),
+        ("--init", str(other_game), "connect4"),
+    ):
+        monkeypatch.setattr(
+            "sys.argv", ["opening", str(model), "--out", str(tmp_path / "out"), "--minutes", "1", flag, value]
+        )
         with pytest.raises(SystemExit, match=message):
             opening.main()
         assert not (tmp_path / "out").exists()

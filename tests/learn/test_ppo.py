@@ -19,10 +19,15 @@ from boardzero.nn import build_network, spec_for_game
 from boardzero.nn.checkpoint import save_network
 from boardzero.nn.nets import masked_logits
 
-TINY = {"method": "ppo", "game": "tictactoe", "network": {"hidden": 64, "blocks": 1},
-        "selfplay": {"games_per_actor": 32, "publish_every": 1, "precision": "float32"},
-        "train": {"steps": 30, "lr": 0.003, "checkpoint_every": 10, "log_every": 10}, "eval": {"every": 0},
-        "ppo": {"batch_samples": 512, "epochs": 4, "minibatches": 4, "admit_every": 10, "admit_games": 20}}
+TINY = {
+    "method": "ppo",
+    "game": "tictactoe",
+    "network": {"hidden": 64, "blocks": 1},
+    "selfplay": {"games_per_actor": 32, "publish_every": 1, "precision": "float32"},
+    "train": {"steps": 30, "lr": 0.003, "checkpoint_every": 10, "log_every": 10},
+    "eval": {"every": 0},
+    "ppo": {"batch_samples": 512, "epochs": 4, "minibatches": 4, "admit_every": 10, "admit_games": 20},
+}
 
 
 def test_gae_by_hand():
@@ -54,8 +59,9 @@ def test_the_reward_reaches_the_learner_on_its_last_decision_whoever_ends_the_ga
     while min(by_learner, by_opponent) < 5:
         games, movers = list(worker.games), worker.env.seats.copy()
         samples = worker.step()
-        finished = [(games[i], movers[i], worker.env.rewards[i].copy()) for i in np.flatnonzero(worker.env.done)
-                    if games[i].obs]
+        finished = [
+            (games[i], movers[i], worker.env.rewards[i].copy()) for i in np.flatnonzero(worker.env.done) if games[i].obs
+        ]
         assert len(samples) == len(finished)
         for sample, (played, last_mover, rewards) in zip(samples, finished):
             assert len(sample["action"]) == len(played.action)
@@ -78,8 +84,9 @@ def test_games_keep_playing_when_the_bank_drops_the_member_they_drew(tmp_path):
     best, dropped = (save_network(tmp_path / name, net, meta) for name in ("best", "dropped"))
     worker = PPOWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
     weights = {k: v.numpy() for k, v in net.state_dict().items()}
-    worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [str(best), str(dropped)],
-                                                   "best": str(best)}})
+    worker.load(
+        0, {"weights": weights, "bank": {"version": 0, "members": [str(best), str(dropped)], "best": str(best)}}
+    )
     for played in worker.games:
         played.opponent = str(dropped)
     for path in tmp_path.glob("dropped.*"):
@@ -111,8 +118,14 @@ class _Logits(nn.Module):
 def test_the_activity_loss_pulls_rare_legal_logits_back_towards_zero():
     config = config_from_dict(TINY).ppo
     mask = torch.tensor([[True, True, True, False]] * 8)
-    batch = {"obs": torch.zeros(8, 1), "mask": mask, "action": torch.zeros(8, dtype=torch.long),
-             "logp": torch.zeros(8), "advantage": torch.zeros(8), "return": torch.zeros(8)}
+    batch = {
+        "obs": torch.zeros(8, 1),
+        "mask": mask,
+        "action": torch.zeros(8, dtype=torch.long),
+        "logp": torch.zeros(8),
+        "advantage": torch.zeros(8),
+        "return": torch.zeros(8),
+    }
 
     def gradient(activity_weight):
         net = _Logits([2.0, 0.0, -30.0, 0.0])  # action 2: legal but almost never played
@@ -173,9 +186,14 @@ def test_the_clipped_objective_takes_the_pessimistic_side_of_each_sample():
     net = _Logits([0.0, 0.0])  # both actions at probability 1/2
     half = float(np.log(0.5))
     ratios = torch.tensor([2.0, 0.5, 2.0, 0.5])
-    batch = {"obs": torch.zeros(4, 1), "mask": torch.ones(4, 2, dtype=torch.bool),
-             "action": torch.zeros(4, dtype=torch.long), "logp": half - torch.log(ratios),
-             "advantage": torch.tensor([1.0, -1.0, -1.0, 1.0]), "return": torch.zeros(4)}
+    batch = {
+        "obs": torch.zeros(4, 1),
+        "mask": torch.ones(4, 2, dtype=torch.bool),
+        "action": torch.zeros(4, dtype=torch.long),
+        "logp": half - torch.log(ratios),
+        "advantage": torch.tensor([1.0, -1.0, -1.0, 1.0]),
+        "return": torch.zeros(4),
+    }
     loss, metrics = ppo_loss(net, batch, config, value_weight=0.0)
     expected = -np.mean([1.2, -0.8, -2.0, 0.5])
     assert metrics["losses/policy"] == pytest.approx(expected, abs=1e-5)

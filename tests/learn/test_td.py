@@ -11,11 +11,24 @@ from boardzero.learn.evaluation import score
 from boardzero.learn.td import TDWorker, lambda_returns, segment_argmax, softmax_draw
 from boardzero.nn import spec_for_game
 
-TINY = {"method": "td", "game": "tictactoe", "network": {"hidden": 64, "blocks": 1},
-        "selfplay": {"games_per_actor": 32, "publish_every": 5, "precision": "float32"},
-        "train": {"steps": 300, "batch_size": 128, "lr": 0.003, "min_replay": 500, "sample_reuse": 8.0,
-                  "replay_size": 20000, "checkpoint_every": 50, "log_every": 50},
-        "eval": {"every": 0}, "td": {"explore": 0.1, "lam": 0.8}}
+TINY = {
+    "method": "td",
+    "game": "tictactoe",
+    "network": {"hidden": 64, "blocks": 1},
+    "selfplay": {"games_per_actor": 32, "publish_every": 5, "precision": "float32"},
+    "train": {
+        "steps": 300,
+        "batch_size": 128,
+        "lr": 0.003,
+        "min_replay": 500,
+        "sample_reuse": 8.0,
+        "replay_size": 20000,
+        "checkpoint_every": 50,
+        "log_every": 50,
+    },
+    "eval": {"every": 0},
+    "td": {"explore": 0.1, "lam": 0.8},
+}
 
 
 def test_lambda_returns_by_hand():
@@ -37,11 +50,11 @@ def test_lambda_returns_by_hand():
     assert np.allclose(lambda_returns(values, greedy, np.zeros(4, bool), final, 1.0), [final] * 4)
     assert np.allclose(lambda_returns(values, greedy, np.zeros(4, bool), final, 0.0)[:3], values[1:])
     discounted = lambda_returns(values, greedy, np.zeros(4, bool), final, 1.0, gamma=0.9)
-    assert np.allclose(discounted, [0.9 ** 3 * final, 0.9 ** 2 * final, 0.9 * final, final])
+    assert np.allclose(discounted, [0.9**3 * final, 0.9**2 * final, 0.9 * final, final])
     # the first two positions learn from the outcome itself; the others keep their lambda-returns
     opening = lambda_returns(values, greedy, np.zeros(4, bool), final, lam, gamma=0.9, outcome_moves=2)
     plain = lambda_returns(values, greedy, np.zeros(4, bool), final, lam, gamma=0.9)
-    assert np.allclose(opening[:2], [0.9 ** 3 * final, 0.9 ** 2 * final]) and np.allclose(opening[2:], plain[2:])
+    assert np.allclose(opening[:2], [0.9**3 * final, 0.9**2 * final]) and np.allclose(opening[2:], plain[2:])
     # an exploring move stops the outcome there too, at the best move's value
     opening = lambda_returns(values, greedy, explored, final, lam, outcome_moves=2)
     assert np.allclose(opening[:2], [greedy[2], greedy[2]])
@@ -55,8 +68,14 @@ def test_segment_argmax_takes_the_first_best_of_each_segment():
 def test_worker_samples_are_seat_relative_targets_of_whole_games():
     config = config_from_dict(TINY)
     game = make("tictactoe")
-    worker = TDWorker(0, {"config": config.to_dict(), "network": spec_for_game(game, "mlp", hidden=8, blocks=1)
-                          .to_dict(), "generation": 0})
+    worker = TDWorker(
+        0,
+        {
+            "config": config.to_dict(),
+            "network": spec_for_game(game, "mlp", hidden=8, blocks=1).to_dict(),
+            "generation": 0,
+        },
+    )
     samples = []
     while not samples:
         samples = worker.step()
@@ -70,8 +89,14 @@ def first_moves(td: dict) -> tuple[int, list[bool]]:
     """How many different first moves 32 tic-tac-toe games made, and which of them stopped the return."""
     config = config_from_dict({**TINY, "td": td})
     game = make("tictactoe")
-    worker = TDWorker(0, {"config": config.to_dict(), "network": spec_for_game(game, "mlp", hidden=8, blocks=1)
-                          .to_dict(), "generation": 0})
+    worker = TDWorker(
+        0,
+        {
+            "config": config.to_dict(),
+            "network": spec_for_game(game, "mlp", hidden=8, blocks=1).to_dict(),
+            "generation": 0,
+        },
+    )
     worker.step()
     firsts = np.stack([g.obs[0] for g in worker.games])
     return len(np.unique(firsts, axis=0)), [g.explored[0] for g in worker.games]
@@ -138,8 +163,10 @@ def test_the_league_keeps_the_newest_snapshots_in_the_run_and_a_resume_keeps_it(
         trainer.method.payload()
     index = json.loads((run / "bank" / "bank.json").read_text())
     assert [m["step"] for m in index["members"]] == [20, 30]
-    assert sorted(p.name for p in (run / "bank").glob("member_*.json")) == ["member_00000020.json",
-                                                                             "member_00000030.json"]
+    assert sorted(p.name for p in (run / "bank").glob("member_*.json")) == [
+        "member_00000020.json",
+        "member_00000030.json",
+    ]
     assert make_agent(f"td:{run / 'bank' / 'member_00000030.json'}", make("tictactoe")).act is not None
     trainer.save_checkpoint()  # the run stops at step 35 ...
     resumed = Trainer(config, run)  # ... and resumes
@@ -162,8 +189,9 @@ def test_a_league_seat_plays_its_past_networks_best_move(tmp_path):
     assert np.allclose(next(past.parameters()).detach().numpy(), next(iter(weights(1).values())))
     after = worker.env.afterstates(np.array([0]))  # the empty board, the same in every game
     seats = worker.env.seats[after.row]
-    best = {id(net): after.obs[int(np.argmax(afterstate_values(net, after, seats)[:, 0]))]
-            for net in (past, worker.net)}
+    best = {
+        id(net): after.obs[int(np.argmax(afterstate_values(net, after, seats)[:, 0]))] for net in (past, worker.net)
+    }
     assert not np.array_equal(*best.values())  # the two networks open differently
     worker.step()
     rivals = [g.rival[0] for g in worker.games]
@@ -196,8 +224,13 @@ def test_a_league_member_the_bank_dropped_is_not_played_and_a_corrupt_one_is_an_
 
 
 def test_a_league_run_trains_end_to_end(tmp_path):
-    config = config_from_dict({**TINY, "train": {**TINY["train"], "steps": 30, "min_replay": 64},
-                               "td": {**TINY["td"], "league_share": 0.5, "league_every": 10, "league_size": 2}})
+    config = config_from_dict(
+        {
+            **TINY,
+            "train": {**TINY["train"], "steps": 30, "min_replay": 64},
+            "td": {**TINY["td"], "league_share": 0.5, "league_every": 10, "league_size": 2},
+        }
+    )
     assert train(config, tmp_path / "td")["step"] == 30
     assert 1 <= len(list((tmp_path / "td" / "bank").glob("member_*.json"))) <= 2
 
@@ -249,8 +282,14 @@ def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
 
     config = config_from_dict({**TINY, "td": {"explore": 0.3, "lam": 0.8, "gamma": 0.9}})
     game = make("tictactoe")
-    worker = TDWorker(0, {"config": config.to_dict(), "network": spec_for_game(game, "mlp", hidden=8, blocks=1)
-                          .to_dict(), "generation": 0})
+    worker = TDWorker(
+        0,
+        {
+            "config": config.to_dict(),
+            "network": spec_for_game(game, "mlp", hidden=8, blocks=1).to_dict(),
+            "generation": 0,
+        },
+    )
     played = []
     original = TDWorker._samples
 
@@ -264,10 +303,17 @@ def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
         samples += worker.step()
     assert any(any(record.explored) for record, _ in played)  # exploring moves cut some returns
     for sample, (record, returns) in zip(samples, [p for p in played if p[0].obs]):
-        expected = lambda_returns(np.asarray(record.value), np.asarray(record.greedy), np.asarray(record.explored),
-                                  returns, lam=0.8, gamma=0.9)
+        expected = lambda_returns(
+            np.asarray(record.value),
+            np.asarray(record.greedy),
+            np.asarray(record.explored),
+            returns,
+            lam=0.8,
+            gamma=0.9,
+        )
         relative = rotate_to_relative(expected, np.asarray(record.seat, np.int64))
         assert np.allclose(sample["value"], relative, atol=1e-6)
-    swapped = lambda_returns(np.asarray(record.value), np.asarray(record.greedy), np.asarray(record.explored),
-                             returns, lam=0.9, gamma=0.8)
+    swapped = lambda_returns(
+        np.asarray(record.value), np.asarray(record.greedy), np.asarray(record.explored), returns, lam=0.9, gamma=0.8
+    )
     assert not np.allclose(swapped, expected)  # the check can tell the two apart

@@ -25,8 +25,14 @@ TINY = {
     "network": {"hidden": 16, "blocks": 1},
     "selfplay": {"games_per_actor": 4, "simulations": 8, "publish_every": 5},
     "train": {"steps": 10, "batch_size": 16, "min_replay": 32, "checkpoint_every": 5, "log_every": 5},
-    "eval": {"every": 10, "games_vs_random": 2, "games_vs_mcts": 2, "mcts_simulations": 8, "games_vs_best": 2,
-             "simulations": 4},
+    "eval": {
+        "every": 10,
+        "games_vs_random": 2,
+        "games_vs_mcts": 2,
+        "mcts_simulations": 8,
+        "games_vs_best": 2,
+        "simulations": 4,
+    },
 }
 
 
@@ -91,12 +97,12 @@ def test_warmup_raises_the_learning_rate_linearly_over_its_first_steps(tmp_path)
     method, rates = trainer.method, []
     for step in range(6):
         method.step = step
-        loss = sum((p ** 2).sum() for p in method.net.parameters())
+        loss = sum((p**2).sum() for p in method.net.parameters())
         method.optimize(loss, {})
         rates.append(method.optimizer.param_groups[0]["lr"])
     assert rates == pytest.approx([0.0025, 0.005, 0.0075, 0.01, 0.01, 0.01])
     plain = Trainer(config_from_dict(tiny(train={"lr": 0.01})), tmp_path / "plain").method
-    plain.optimize(sum((p ** 2).sum() for p in plain.net.parameters()), {})
+    plain.optimize(sum((p**2).sum() for p in plain.net.parameters()), {})
     assert plain.optimizer.param_groups[0]["lr"] == 0.01
 
 
@@ -178,12 +184,22 @@ def test_search_value_share_blends_final_returns_with_root_values():
 
 
 def test_replay_ring_and_round_trip():
-    fields = {"obs": ((2,), np.float32), "mask": ((3,), bool), "policy": ((3,), np.float32),
-              "value": ((2,), np.float32)}
+    fields = {
+        "obs": ((2,), np.float32),
+        "mask": ((3,), bool),
+        "policy": ((3,), np.float32),
+        "value": ((2,), np.float32),
+    }
     replay = ReplayBuffer(5, fields)
     for i in range(7):
-        replay.add({"obs": np.full((1, 2), i, np.float32), "mask": np.ones((1, 3), bool),
-                    "policy": np.full((1, 3), 1 / 3, np.float32), "value": np.zeros((1, 2), np.float32)})
+        replay.add(
+            {
+                "obs": np.full((1, 2), i, np.float32),
+                "mask": np.ones((1, 3), bool),
+                "policy": np.full((1, 3), 1 / 3, np.float32),
+                "value": np.zeros((1, 2), np.float32),
+            }
+        )
     assert len(replay) == 5 and replay.added == 7
     arrays = replay.state_arrays()
     assert arrays["obs"][:, 0].tolist() == [2, 3, 4, 5, 6]
@@ -227,7 +243,8 @@ def _tictactoe_config(tmp_path, method: str, train: str):
     """A tiny tic-tac-toe config for ``method`` with ``train`` lines added to its [train] table."""
     config = tmp_path / "ttt.toml"
     method_line, _, sections = METHOD_TOML[method].partition("[")
-    config.write_text(f"""{method_line}
+    config.write_text(
+        f"""{method_line}
 game = "tictactoe"
 [network]
 hidden = 16
@@ -235,7 +252,8 @@ blocks = 1
 [{sections}
 [eval]
 every = 0
-""".replace("[train]", f"[train]\n{train}"))
+""".replace("[train]", f"[train]\n{train}")
+    )
     return config
 
 
@@ -243,8 +261,17 @@ every = 0
 def test_kill_and_resume_continues_from_last_checkpoint(tmp_path, method):
     config = _tictactoe_config(tmp_path, method, "steps = 100000\ncheckpoint_every = 3\nlog_every = 3")
     run = tmp_path / "run"
-    command = [sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config", str(config),
-               "--run", str(run)]
+    command = [
+        sys.executable,
+        "-m",
+        "boardzero.cli.main",
+        "train",
+        "tictactoe",
+        "--config",
+        str(config),
+        "--run",
+        str(run),
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     checkpoints = run / "checkpoints"
     deadline = time.monotonic() + 180
@@ -280,9 +307,24 @@ def test_a_stop_signal_only_asks_and_a_second_one_interrupts():
 def test_sigterm_stops_the_run_with_a_checkpoint_of_its_last_step(tmp_path):
     config = _tictactoe_config(tmp_path, "td", "steps = 1000000\ncheckpoint_every = 1000000\nlog_every = 5")
     run = tmp_path / "run"
-    process = subprocess.Popen([sys.executable, "-m", "boardzero.cli.main", "train", "tictactoe", "--config",
-                                str(config), "--run", str(run), "--actors", "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "boardzero.cli.main",
+            "train",
+            "tictactoe",
+            "--config",
+            str(config),
+            "--run",
+            str(run),
+            "--actors",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     metrics = run / "metrics.jsonl"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and not (metrics.exists() and metrics.read_text().count("\n") >= 2):
@@ -326,8 +368,15 @@ def test_the_big_connect4_network_trains_resumes_from_its_copied_files_and_plays
     from boardzero.learn.config import load_config
 
     config_path = Path(__file__).resolve().parents[2] / "configs" / "connect4_big.toml"
-    budget = ["selfplay.games_per_actor=4", "selfplay.simulations=4", "train.batch_size=16", "train.min_replay=32",
-              "train.checkpoint_every=2", "train.log_every=2", "eval.every=0"]
+    budget = [
+        "selfplay.games_per_actor=4",
+        "selfplay.simulations=4",
+        "train.batch_size=16",
+        "train.min_replay=32",
+        "train.checkpoint_every=2",
+        "train.log_every=2",
+        "eval.every=0",
+    ]
     config = load_config(config_path, budget)
     assert (config.network.kind, config.network.channels, config.network.blocks) == ("conv", 64, 6)
     run = tmp_path / "run"

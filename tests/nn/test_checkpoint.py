@@ -112,7 +112,7 @@ def test_no_pickle_in_weights(saved):
     _, _, path = saved
     data = path.with_suffix(".safetensors").read_bytes()
     header_len = int(np.frombuffer(data[:8], "<u8")[0])
-    assert json.loads(data[8:8 + header_len])  # safetensors: a JSON header, then raw tensors
+    assert json.loads(data[8 : 8 + header_len])  # safetensors: a JSON header, then raw tensors
 
 
 def test_a_checkpoint_fits_games_whose_model_options_match(tmp_path):
@@ -142,8 +142,12 @@ def test_path_hash_name_loads_the_network_a_checkpoint_keeps_as_an_extra(tmp_pat
     game = make("tictactoe")
     torch.manual_seed(0)
     main, second = (build_network(spec_for_game(game, "mlp", hidden=8, blocks=1)).eval() for _ in range(2))
-    path = save_network(tmp_path / "model", main, {"game": game.name, "game_options": {}},
-                        extras={"opening": second.state_dict(), "optim": {"state.0.exp_avg": np.ones(5, np.float32)}})
+    path = save_network(
+        tmp_path / "model",
+        main,
+        {"game": game.name, "game_options": {}},
+        extras={"opening": second.state_dict(), "optim": {"state.0.exp_avg": np.ones(5, np.float32)}},
+    )
     obs, mask = torch.rand(4, 18), torch.ones(4, 9, dtype=torch.bool)
     loaded, _ = load_network(f"{path}#opening", game=game)
     assert torch.equal(loaded(obs, mask)[1], second(obs, mask)[1])

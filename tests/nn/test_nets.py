@@ -16,8 +16,9 @@ from boardzero.nn import (
 from boardzero.nn.nets import MASKED_LOGIT
 
 
-@pytest.mark.parametrize("game_name,kind", [("connect4", "mlp"), ("connect4", "conv"), ("tictactoe", "conv"),
-                                            ("kuhn_poker", "mlp")])
+@pytest.mark.parametrize(
+    "game_name,kind", [("connect4", "mlp"), ("connect4", "conv"), ("tictactoe", "conv"), ("kuhn_poker", "mlp")]
+)
 def test_masked_logits_and_shapes(game_name, kind):
     game = make(game_name)
     net = build_network(spec_for_game(game, kind, hidden=16, blocks=1, channels=8)).eval()

@@ -54,14 +54,17 @@ def _mid_game(players: int, seed: int):
 
 def _has_hidden_cards(state, seat: int) -> bool:
     opponents = [o for o in range(state.game.num_players) if o != seat]
-    return sum(state.dev_cards(o).sum() for o in opponents) > 0 and state.s[E.DECK:E.DECK + 5].sum() > 0
+    return sum(state.dev_cards(o).sum() for o in opponents) > 0 and state.s[E.DECK : E.DECK + 5].sum() > 0
 
 
 def _hidden_cards(state, seat: int) -> tuple:
     """What ``seat`` cannot see: the opponents' hands and development cards, and the deck."""
     opponents = [o for o in range(state.game.num_players) if o != seat]
-    return (tuple(tuple(state.hand(o)) for o in opponents), tuple(tuple(state.dev_cards(o)) for o in opponents),
-            tuple(state.s[E.DECK:E.DECK + 5]))
+    return (
+        tuple(tuple(state.hand(o)) for o in opponents),
+        tuple(tuple(state.dev_cards(o)) for o in opponents),
+        tuple(state.s[E.DECK : E.DECK + 5]),
+    )
 
 
 def _twin(state, seat: int, seed: int):
@@ -112,8 +115,12 @@ def _infoset_search(game):
     return MCTSAgent(game, sims=24, batch=4, infoset=True)
 
 
-SEARCHERS = {"az": (_az, "mcts"), "mcts": (_mcts, "mcts"), "td_sims": (_td_search, "search"),
-             "infoset_mcts": (_infoset_search, "mcts")}
+SEARCHERS = {
+    "az": (_az, "mcts"),
+    "mcts": (_mcts, "mcts"),
+    "td_sims": (_td_search, "search"),
+    "infoset_mcts": (_infoset_search, "mcts"),
+}
 
 
 def _search(game, which: str, view: SeatView, seed: int):
@@ -126,8 +133,12 @@ def _search(game, which: str, view: SeatView, seed: int):
 def _same(a, b) -> bool:
     visits_a, value_a, q_a, best_a = a
     visits_b, value_b, q_b, best_b = b
-    return (np.array_equal(visits_a, visits_b) and np.array_equal(value_a, value_b)
-            and np.array_equal(q_a, q_b, equal_nan=True) and best_a == best_b)
+    return (
+        np.array_equal(visits_a, visits_b)
+        and np.array_equal(value_a, value_b)
+        and np.array_equal(q_a, q_b, equal_nan=True)
+        and best_a == best_b
+    )
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -154,8 +165,9 @@ def _chance_child_visits(result, action: int, outcomes: list[int]) -> np.ndarray
     tree = result.tree
     chance = tree.child(ROOT_INDEX, action)
     assert chance >= 0 and tree.player[chance] == CHANCE
-    visits = np.array([tree.node_visits[tree.child(chance, o)] if tree.child(chance, o) >= 0 else 0.0
-                       for o in outcomes])
+    visits = np.array(
+        [tree.node_visits[tree.child(chance, o)] if tree.child(chance, o) >= 0 else 0.0 for o in outcomes]
+    )
     assert visits.sum() == tree.node_visits[chance]  # every simulation through the node went on to one child
     assert set(tree.chance_children) >= {(chance, o) for o in outcomes if visits[outcomes.index(o)]}
     return visits
@@ -209,7 +221,7 @@ def test_a_development_card_draw_follows_the_seats_belief_not_the_true_deck():
     assert visits.sum() >= 300
     unseen = E.DEV_COUNTS.astype(float)  # seat 0 holds no card and none was played: every card is unseen
     assert _chi_square(visits, unseen) < CHI2_CRITICAL[4], visits
-    true_deck = state.s[E.DECK:E.DECK + 5].astype(float)
+    true_deck = state.s[E.DECK : E.DECK + 5].astype(float)
     assert true_deck[E.KNIGHT] == 5
     assert _chi_square(visits, true_deck) > 3 * CHI2_CRITICAL[4], "indistinguishable from the true deck"
 
@@ -228,7 +240,7 @@ def test_the_engine_draws_development_cards_by_the_deck():
     T.give(state, 0, ore=1, sheep=1, wheat=1)
     state.apply(E.A_BUY_DEV)
     assert state.current_player == CHANCE
-    deck = state.s[E.DECK:E.DECK + 5].astype(float)  # 4 knights, 5 points, 2 road building, 2 plenty, 1 monopoly
+    deck = state.s[E.DECK : E.DECK + 5].astype(float)  # 4 knights, 5 points, 2 road building, 2 plenty, 1 monopoly
     outcomes = state.chance_outcomes()
     assert [o for o, _ in outcomes] == [E.O_DEV + d for d in range(5)]
     assert np.allclose([p for _, p in outcomes], deck / deck.sum())

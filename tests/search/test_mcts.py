@@ -98,8 +98,11 @@ def test_maxn_with_three_players(rng, solver):
 @pytest.mark.parametrize("solver", [False, True])
 def test_maxn_with_puct_and_uniform_evaluator(rng, solver):
     game = ThreePlayerTree()
-    mcts = MCTS(game, UniformEvaluator(game), MCTSConfig(simulations=3000, c_puct=0.5, batch_size=1,
-                                                         virtual_loss=0.0, solver=solver))
+    mcts = MCTS(
+        game,
+        UniformEvaluator(game),
+        MCTSConfig(simulations=3000, c_puct=0.5, batch_size=1, virtual_loss=0.0, solver=solver),
+    )
     assert mcts.search(SeatView(game.new_state(), 0), rng).best_action() == MAXN_ROOT_MOVE
 
 
@@ -136,8 +139,11 @@ def test_priors_steer_the_visits(rng):
 
 def test_root_noise_changes_priors_only_during_the_search(rng):
     state = make("connect4").new_state()
-    mcts = MCTS(state.game, BiasedEvaluator(state.game, 2), MCTSConfig(simulations=100, dirichlet_alpha=0.3,
-                                                                        dirichlet_fraction=0.5))
+    mcts = MCTS(
+        state.game,
+        BiasedEvaluator(state.game, 2),
+        MCTSConfig(simulations=100, dirichlet_alpha=0.3, dirichlet_fraction=0.5),
+    )
     noisy = mcts.search(view_of(state), rng, add_noise=True)
     plain = MCTS(state.game, BiasedEvaluator(state.game, 2), MCTSConfig(simulations=100)).search(view_of(state), rng)
     assert not np.array_equal(noisy.visits, plain.visits)
@@ -161,8 +167,10 @@ class StateEvaluator:
         return priors
 
     def values(self, states, movers=None):
-        return np.array([[np.sin(len(s.history) + sum(s.history)) * 0.3 * (-1) ** p for p in range(2)]
-                         for s in states], dtype=np.float32)
+        return np.array(
+            [[np.sin(len(s.history) + sum(s.history)) * 0.3 * (-1) ** p for p in range(2)] for s in states],
+            dtype=np.float32,
+        )
 
     def evaluate(self, states):
         return self.priors(states), self.values(states)
@@ -188,8 +196,9 @@ def test_deferred_priors_give_the_same_search_and_skip_the_nodes_that_never_choo
     np.testing.assert_array_equal(eager.prior, deferred.prior)
     np.testing.assert_array_equal(eager_again.visits, deferred_again.visits)
     chosen = deferred.tree.edge_visits[: deferred.tree.size].sum(axis=1) > 0
-    np.testing.assert_array_equal(deferred.tree.prior[: deferred.tree.size][chosen],
-                                  eager.tree.prior[: eager.tree.size][chosen])
+    np.testing.assert_array_equal(
+        deferred.tree.prior[: deferred.tree.size][chosen], eager.tree.prior[: eager.tree.size][chosen]
+    )
     assert evaluators[1].prior_states < 0.7 * evaluators[0].prior_states
     assert deferred_again.tree.pending_priors  # leaves never chosen at still wait
 
@@ -268,7 +277,8 @@ def test_a_hidden_draw_walks_to_the_information_set_node():
     mcts.search(SeatView(state, 0), np.random.default_rng(0))
     stored = mcts._pool[-1].tree
     assert stored.walk(ROOT_INDEX, [1, None], information_sets=True) == stored.child(
-        stored.child(ROOT_INDEX, 1), HIDDEN_OUTCOME)
+        stored.child(ROOT_INDEX, 1), HIDDEN_OUTCOME
+    )
     assert stored.walk(ROOT_INDEX, [1, None]) == -1  # a history tree cannot follow an unknown outcome
 
 
@@ -295,8 +305,9 @@ def test_search_many_matches_single_searches():
     game = make("connect4")
     positions = [play_actions("connect4", h) for h in ([], [3], WIN_IN_ONE, BLOCK_IN_ONE)]
     config = MCTSConfig(simulations=120, batch_size=4, reuse_tree=False)
-    many = MCTS(game, UniformEvaluator(game), config).search_many([view_of(s) for s in positions],
-                                                                   np.random.default_rng(0))
+    many = MCTS(game, UniformEvaluator(game), config).search_many(
+        [view_of(s) for s in positions], np.random.default_rng(0)
+    )
     for state, batched in zip(positions, many):
         single = MCTS(game, UniformEvaluator(game), config).search(view_of(state), np.random.default_rng(0))
         assert np.array_equal(single.visits, batched.visits)
@@ -308,7 +319,8 @@ def test_search_many_batches_leaves_across_games(rng):
     positions = [play_actions("connect4", h) for h in ([], [3], [3, 3], [2, 4])]
     evaluator = BiasedEvaluator(game, 3, weight=0.3)
     results = MCTS(game, evaluator, MCTSConfig(simulations=33, batch_size=4)).search_many(
-        [view_of(s) for s in positions], rng, add_noise=True)
+        [view_of(s) for s in positions], rng, add_noise=True
+    )
     assert evaluator.calls <= 1 + 8  # the roots, then 32 simulations in rounds of 4 per game
     assert max(evaluator.batch_sizes) > 4  # leaves of several games in one call
     assert all(r.visits.sum() == 32 for r in results)
@@ -353,10 +365,13 @@ def test_hidden_information_trees_are_not_shared_between_seats(rng):
     assert second.visits.sum() == 99  # seat 1 must not inherit statistics built from seat 0's card
 
 
-@pytest.mark.parametrize("cards, bettor_line, seat, expected", [
-    ((0, 1, 3), [1, 0], 2, 1),  # seat 2 holds the ace facing a bet: call
-    ((3, 1, 0), [1, 0], 2, 0),  # seat 2 holds the jack facing a bet: fold
-])
+@pytest.mark.parametrize(
+    "cards, bettor_line, seat, expected",
+    [
+        ((0, 1, 3), [1, 0], 2, 1),  # seat 2 holds the ace facing a bet: call
+        ((3, 1, 0), [1, 0], 2, 0),  # seat 2 holds the jack facing a bet: fold
+    ],
+)
 def test_kuhn_poker_three_players_sensible_calls(cards, bettor_line, seat, expected):
     game = make("kuhn_poker", players=3)
     state = game.new_state()
@@ -477,7 +492,10 @@ def test_stopping_once_decided_ends_an_obvious_search_early(rng):
 
 def test_stopping_once_decided_waits_while_the_solver_can_prove_moves():
     state = play_actions("connect4", BLOCK_IN_ONE)
-    results = [MCTS(state.game, UniformEvaluator(state.game),
-                    MCTSConfig(simulations=120, stop_when_decided=stop)).search(view_of(state), np.random.default_rng(3))
-               for stop in (False, True)]
+    results = [
+        MCTS(state.game, UniformEvaluator(state.game), MCTSConfig(simulations=120, stop_when_decided=stop)).search(
+            view_of(state), np.random.default_rng(3)
+        )
+        for stop in (False, True)
+    ]
     assert results[0].visits.tolist() == results[1].visits.tolist()

@@ -58,11 +58,13 @@ class _TinyGame(Game):
 # best leaf are both under a0=2; everyone maximising seat 0 (paranoid), each seat maximising the next seat's
 # entry, or the mean over seats pick 2; each seat maximising the previous seat's entry picks 0. Every seat's
 # best move under max^n is better than its next by 0.1 or more (0.2 along the solution), so no ties.
-PAYOFFS = np.array([
-    [[(0.3, 0.6, 0.9), (0.0, 0.5, 0.2)], [(0.2, 0.2, 0.9), (0.3, 0.4, 0.6)]],
-    [[(0.5, 0.2, 1.0), (0.0, 0.4, 0.1)], [(0.1, 0.0, 0.9), (0.3, 0.1, 0.2)]],
-    [[(0.3, 0.8, 1.0), (0.3, 0.5, 0.2)], [(0.4, 0.9, 0.5), (0.7, 0.0, 0.9)]],
-])
+PAYOFFS = np.array(
+    [
+        [[(0.3, 0.6, 0.9), (0.0, 0.5, 0.2)], [(0.2, 0.2, 0.9), (0.3, 0.4, 0.6)]],
+        [[(0.5, 0.2, 1.0), (0.0, 0.4, 0.1)], [(0.1, 0.0, 0.9), (0.3, 0.1, 0.2)]],
+        [[(0.3, 0.8, 1.0), (0.3, 0.5, 0.2)], [(0.4, 0.9, 0.5), (0.7, 0.0, 0.9)]],
+    ]
+)
 MAXN_VALUE = np.array([0.5, 0.2, 1.0])
 MAXN_PATH = (1, 0, 0)  # the moves of seats 0, 1, 2 under max^n
 MAXN_ROOT_MOVE = MAXN_PATH[0]

@@ -67,8 +67,9 @@ class Server:
         return response.json()
 
     def act(self, game_id, seat, token, action):
-        return self.client.post(f"/api/games/{game_id}/actions", json={"seat": seat, "action": action},
-                                headers=auth(token))
+        return self.client.post(
+            f"/api/games/{game_id}/actions", json={"seat": seat, "action": action}, headers=auth(token)
+        )
 
     def wait(self, game_id, until, seat=None, token=None, timeout=60.0, since=0):
         """Poll until ``until(snapshot)`` holds; returns that snapshot (its log from ``since``)."""

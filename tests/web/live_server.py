@@ -58,8 +58,18 @@ class LiveServer:
     def start(self, timeout: float = 180.0) -> float:
         """Start the server and wait until it answers; returns the seconds that took."""
         started = time.monotonic()
-        command = [sys.executable, "-m", "boardzero.cli.main", "serve", "--port", str(self.port), "--db", str(self.db),
-                   *[f"--opponent={o}" for o in QUICK_OPPONENTS], *self.args]
+        command = [
+            sys.executable,
+            "-m",
+            "boardzero.cli.main",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            str(self.db),
+            *[f"--opponent={o}" for o in QUICK_OPPONENTS],
+            *self.args,
+        ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(command, stdout=self.log.open("a"), stderr=subprocess.STDOUT, env=env)
         while True:

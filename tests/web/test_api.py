@@ -117,8 +117,15 @@ def test_malformed_and_oversized_bodies_are_refused(server, two_people):
     game_id, tokens = two_people
     before = server.state(game_id)
     url, headers = f"/api/games/{game_id}/actions", {**auth(tokens["0"]), "Content-Type": "application/json"}
-    bodies = [b"{not json", b"[]", b'{"seat": 0}', b'{"seat": 0, "action": "4"}', b'{"seat": 0, "action": 4.5}',
-              b'{"seat": 0, "action": 4, "extra": 1}', b'{"seat": true, "action": 4}']
+    bodies = [
+        b"{not json",
+        b"[]",
+        b'{"seat": 0}',
+        b'{"seat": 0, "action": "4"}',
+        b'{"seat": 0, "action": 4.5}',
+        b'{"seat": 0, "action": 4, "extra": 1}',
+        b'{"seat": true, "action": 4}',
+    ]
     for body in bodies:
         response = server.client.post(url, content=body, headers=headers)
         assert response.status_code == 400 and response.json()["error"] == "malformed", body

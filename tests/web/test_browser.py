@@ -14,15 +14,23 @@ import pytest
 
 CHROMIUM = os.environ.get("BOARDZERO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; .ci/run installs it)",
-                allow_module_level=True)
+    pytest.skip(
+        f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; .ci/run installs it)", allow_module_level=True
+    )
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 
 from tests.web.live_server import LiveServer, call, free_port  # noqa: E402
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 WAIT_MS = 60_000
 RESOURCES = ["wood", "brick", "sheep", "wheat", "ore"]
 # With this seed (2 players, a person in seat 0 against random), the person who places the first legal pieces,
@@ -114,7 +122,9 @@ def test_catan_setup_by_clicking_then_roll(page, server, shots):
     page.goto(server.url + "/")
     page.wait_for_selector('select[data-option="players"]', timeout=WAIT_MS)
     assert page.locator('select[data-option="players"] option').all_inner_texts() == ["2", "3", "4"]
-    assert page.inner_text('label[for="option-vp_to_win"]') == "Points to win" and "vp_to_win" not in page.inner_text("#options")
+    assert page.inner_text('label[for="option-vp_to_win"]') == "Points to win" and "vp_to_win" not in page.inner_text(
+        "#options"
+    )
     _new_game(page, server, "catan", players=3)
     for _ in range(2):  # two settlements, each with its road, between the agents' placements
         _place_setup_piece(page, "circle.spot.legal.settlement", server)
@@ -129,8 +139,10 @@ def test_catan_setup_by_clicking_then_roll(page, server, shots):
     page.wait_for_selector("ol[data-hint] li", timeout=WAIT_MS)  # the hint for this move
     before = len(_log_lines(page))
     roll.click()
-    page.wait_for_function(f"[...document.querySelectorAll('#log > div')].slice({before})"
-                           ".some((d) => /dice \\d+/.test(d.textContent))", timeout=WAIT_MS)
+    page.wait_for_function(
+        f"[...document.querySelectorAll('#log > div')].slice({before}).some((d) => /dice \\d+/.test(d.textContent))",
+        timeout=WAIT_MS,
+    )
     lines = _log_lines(page)
     assert len(lines) > before and any(line.startswith("You: roll dice") for line in lines[before:])
     assert page.inner_text("[data-dice]").strip().isdigit()
@@ -185,9 +197,15 @@ def _play_turns(page, turns: int) -> None:
         if page.locator("#discard").count():
             _discard(page)
             continue
-        for selector in ('button[data-kind="roll"]:not([disabled])', "g.legal[data-hex]", 'button[data-kind="rob"]',
-                         'button[data-kind="take"]', "circle.spot.legal", "rect.path-hit.legal",
-                         'button[data-kind="end_turn"]:not([disabled])'):
+        for selector in (
+            'button[data-kind="roll"]:not([disabled])',
+            "g.legal[data-hex]",
+            'button[data-kind="rob"]',
+            'button[data-kind="take"]',
+            "circle.spot.legal",
+            "rect.path-hit.legal",
+            'button[data-kind="end_turn"]:not([disabled])',
+        ):
             target = page.locator(selector).first
             if target.count():
                 version = page.locator("#log > div").count()
@@ -305,7 +323,10 @@ def test_catan_by_keyboard_discards_several_cards_at_once_and_trades_with_the_ba
         page.wait_for_selector("#status.yours", timeout=WAIT_MS)
         assert page.title() == "● Your move — boardzero"
         if page.locator("#discard").count():
-            hand, need = _hand(page), int(page.inner_text("#players [data-seat='0'] .badge:has-text('discards')").split()[1])
+            hand, need = (
+                _hand(page),
+                int(page.inner_text("#players [data-seat='0'] .badge:has-text('discards')").split()[1]),
+            )
             assert sum(hand.values()) > 7 and need == sum(hand.values()) // 2
             page.click(f'button[data-discard="{next(r for r in RESOURCES if hand[r])}"]')
             assert page.is_disabled("#discard-send") and "0 of" not in page.inner_text("#discard-send")
@@ -336,8 +357,11 @@ def test_catan_by_keyboard_discards_several_cards_at_once_and_trades_with_the_ba
             assert get != give and page.locator("#trade-get option").count() == 4
             hand = _hand(page)
             _after(page, lambda: page.click("#trade-send"))
-            page.wait_for_function(f"document.querySelector('[data-hand] [data-resource=\"{give}\"] b').textContent"
-                                   f" === '{hand[give] - rate}'", timeout=WAIT_MS)
+            page.wait_for_function(
+                f"document.querySelector('[data-hand] [data-resource=\"{give}\"] b').textContent"
+                f" === '{hand[give] - rate}'",
+                timeout=WAIT_MS,
+            )
             assert _hand(page)[get] == hand[get] + 1
             assert _log_lines(page)[-1] == f"You: trade {rate} {give} for 1 {get}"
             traded = (give, get)
@@ -350,8 +374,9 @@ def test_catan_by_keyboard_discards_several_cards_at_once_and_trades_with_the_ba
     assert not [line for line in _log_lines(page) if re.search(r"\bseats? \d", line)]  # colours, not seat numbers
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 768}, {"width": 390, "height": 844}],
-                         ids=["1366x768", "390x844"])
+@pytest.mark.parametrize(
+    "viewport", [{"width": 1366, "height": 768}, {"width": 390, "height": 844}], ids=["1366x768", "390x844"]
+)
 def test_the_table_fits_a_laptop_and_a_phone(page, server, shots, viewport):
     width, height = viewport["width"], viewport["height"]
     phone = width < 500
@@ -366,7 +391,9 @@ def test_the_table_fits_a_laptop_and_a_phone(page, server, shots, viewport):
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
 
     def inside(box: dict) -> bool:
-        return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        return (
+            box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        )
 
     for selector in ("#actions-card", "[data-hand]", "#action-buttons", "#key-help"):
         assert inside(_box(page, selector)), (selector, _box(page, selector))
@@ -415,7 +442,9 @@ def test_the_page_recovers_from_a_server_restart_and_clears_the_error(page, tmp_
         _new_game(page, live, "connect4", opponent="random")
         page.wait_for_selector("#status.yours", timeout=WAIT_MS)
         live.kill()
-        page.wait_for_function("document.querySelector('#connection').textContent.includes('No answer')", timeout=WAIT_MS)
+        page.wait_for_function(
+            "document.querySelector('#connection').textContent.includes('No answer')", timeout=WAIT_MS
+        )
         live.start()
         page.wait_for_function("document.querySelector('#connection').textContent === ''", timeout=WAIT_MS)
         assert page.inner_text("#error") == ""
@@ -427,8 +456,17 @@ def test_the_page_recovers_from_a_server_restart_and_clears_the_error(page, tmp_
 def test_the_catan_summary_counts_cities(page, server):
     """Agents play a short game (5 points win; with this seed Red ends with 2 cities); the summary's Cities
     column shows how many cities each seat built, as the board does."""
-    created = call(f"{server.url}/api/games", "POST", {"game": "catan", "options": {"players": 2, "vp_to_win": 5},
-                                                       "seats": ["heuristic", "heuristic"], "seed": 2, "delay": 0})
+    created = call(
+        f"{server.url}/api/games",
+        "POST",
+        {
+            "game": "catan",
+            "options": {"players": 2, "vp_to_win": 5},
+            "seats": ["heuristic", "heuristic"],
+            "seed": 2,
+            "delay": 0,
+        },
+    )
     page.goto(f"{server.url}/#/game/{created['id']}")
     page.wait_for_selector("#game-summary", timeout=WAIT_MS)
     for seat in (0, 1):

@@ -48,8 +48,9 @@ class Games:
 
     def _create(self, slot: int) -> str:
         name, options, seats = GAMES[slot]
-        created = call(self.url + "/api/games", "POST", {"game": name, "options": options,
-                                                         "seats": ["human"] * seats, "seed": 7})
+        created = call(
+            self.url + "/api/games", "POST", {"game": name, "options": options, "seats": ["human"] * seats, "seed": 7}
+        )
         self.tokens[created["id"]], self.names[created["id"]] = created["tokens"], name
         return created["id"]
 
@@ -79,9 +80,11 @@ class Games:
                 if spectator["pending"]["kind"] not in ("chance", "agent") or time.monotonic() > deadline:
                     break
                 time.sleep(0.02)
-            seats = {name: call(f"{self.url}/api/games/{quoted}?seat={name}", token=token)
-                     for name, token in self.tokens[game_id].items()
-                     if name.isdigit() and spectator["seats"][int(name)]["human"]}
+            seats = {
+                name: call(f"{self.url}/api/games/{quoted}?seat={name}", token=token)
+                for name, token in self.tokens[game_id].items()
+                if name.isdigit() and spectator["seats"][int(name)]["human"]
+            }
         except HttpError as error:
             if error.status in (404, 410):
                 return None
@@ -113,11 +116,17 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
     failures = []
 
     for operation in operations(server.url):
-        cases = st.one_of(operation.as_strategy(GenerationMode.POSITIVE),
-                          operation.as_strategy(GenerationMode.NEGATIVE))
+        cases = st.one_of(
+            operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE)
+        )
 
-        @settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, database=None, deadline=None,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=cases, target=st.integers(0, 9))
         def run(case, target):
             nonlocal refused_unchanged
@@ -151,8 +160,11 @@ def test_fuzzed_requests_get_json_answers_no_server_error_and_refusals_change_no
 
         run()
 
-    print(f"\n{len(sent)} requests: " + ", ".join(f"{code}: {sent.count(code)}" for code in sorted(set(sent)))
-          + f"; refusals checked unchanged: {refused_unchanged}")
+    print(
+        f"\n{len(sent)} requests: "
+        + ", ".join(f"{code}: {sent.count(code)}" for code in sorted(set(sent)))
+        + f"; refusals checked unchanged: {refused_unchanged}"
+    )
     assert not failures, "\n".join(failures[:20])
     assert len(sent) >= 150 and refused_unchanged >= 20
     assert any(200 <= code < 300 for code in sent) and any(400 <= code < 500 for code in sent)
@@ -162,9 +174,13 @@ def test_a_catan_action_id_beyond_64_bits_is_refused(live):
     server, games = live
     game_id = games.pick(0)
     before = games.settled(game_id)
-    for action in (2**63, -2**63 - 1):
+    for action in (2**63, -(2**63) - 1):
         with pytest.raises(Exception) as refused:
-            call(f"{server.url}/api/games/{urllib.parse.quote(game_id, safe='')}/actions", "POST",
-                 {"seat": 0, "action": action}, token=games.tokens[game_id]["0"])
+            call(
+                f"{server.url}/api/games/{urllib.parse.quote(game_id, safe='')}/actions",
+                "POST",
+                {"seat": 0, "action": action},
+                token=games.tokens[game_id]["0"],
+            )
         assert 400 <= getattr(refused.value, "status", 500) < 500, refused.value
     assert games.settled(game_id) == before

@@ -49,7 +49,9 @@ def test_a_seat_and_a_spectator_never_receive_hidden_cards(server):
         server.wait(game_id, my_turn(0), 0, token, since=10**9)
         for viewer in (0, None):
             query = f"?since={checked[viewer]}" + ("&seat=0" if viewer == 0 else "")
-            raw = server.client.get(f"/api/games/{game_id}{query}", headers=auth(token if viewer == 0 else None)).content
+            raw = server.client.get(
+                f"/api/games/{game_id}{query}", headers=auth(token if viewer == 0 else None)
+            ).content
             snap, hidden = _check_raw(raw, viewer, list(live.session.log))
             hidden_seen[viewer] += hidden
             checked[viewer] += len(snap["log"])

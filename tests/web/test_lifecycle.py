@@ -47,8 +47,12 @@ def test_the_last_person_resigning_ends_the_game_with_the_other_seat_winning(ser
     created = server.create("connect4", ["human", "random"], delay=5.0)
     game_id, tokens = created["id"], created["tokens"]
     resigned = _post(server, game_id, "resign", tokens["0"], {"seat": 0})
-    assert resigned.json() == {"id": game_id, "status": "resigned", "seats": ["human", "random"],
-                               "returns": [-1.0, 1.0]}
+    assert resigned.json() == {
+        "id": game_id,
+        "status": "resigned",
+        "seats": ["human", "random"],
+        "returns": [-1.0, 1.0],
+    }
     snap = server.state(game_id, 0, tokens["0"])
     assert snap["status"] == "resigned" and snap["over"] and snap["returns"] == [-1.0, 1.0]
     assert snap["legal"] == [] and snap["pending"] == {"kind": "over", "seat": None}
@@ -146,8 +150,10 @@ def test_a_games_file_without_status_is_migrated_losing_nothing(server, tmp_path
     with sqlite3.connect(old) as db:
         db.executescript(OLD_SCHEMA)
         for gid, actions, over, returns in (("done", [4, 0, 1, 2, 7], 1, "[1.0, -1.0]"), ("going", [4], 0, None)):
-            db.execute("INSERT INTO games VALUES (?, 'tictactoe', '{}', 3, '[\"human\", \"human\"]', '{}', 0, ?, ?, "
-                       "?, ?, ?)", (gid, now, now, len(actions), over, returns))
+            db.execute(
+                "INSERT INTO games VALUES (?, 'tictactoe', '{}', 3, '[\"human\", \"human\"]', '{}', 0, ?, ?, ?, ?, ?)",
+                (gid, now, now, len(actions), over, returns),
+            )
             db.executemany("INSERT INTO actions VALUES (?, ?, ?)", [(gid, i, a) for i, a in enumerate(actions)])
     server.db = old
     server.restart()

@@ -36,8 +36,13 @@ def test_huge_negative_and_odd_numbers_get_a_json_4xx_naming_the_range(server, n
         response = server.act(game_id, seat, tokens.get(str(seat)), action)
         assert 400 <= response.status_code < 500, (action, response.text)
         message = response.json()["message"]
-        assert "less than 2147483648" in message or "greater than or equal to 0" in message \
-            or f"0..{game.num_actions - 1}" in message or "not your turn" in message or "not seat" in message, message
+        assert (
+            "less than 2147483648" in message
+            or "greater than or equal to 0" in message
+            or f"0..{game.num_actions - 1}" in message
+            or "not your turn" in message
+            or "not seat" in message
+        ), message
     for seat_number in (2**63, -1, 8, 2**31):
         response = server.act(game_id, seat_number, tokens["0"], 0)
         assert response.status_code == 400 and "seat" in response.json()["message"], response.text
@@ -58,8 +63,13 @@ def test_a_game_option_or_delay_of_any_size_is_refused_as_json(server):
     for options in ({"players": 2**64}, {"players": -(2**70)}, {"vp_to_win": 10**40}, {"players": 1e308}):
         response = server.client.post("/api/games", json={"game": "catan", "options": options, "seats": ["human"] * 2})
         assert 400 <= response.status_code < 500 and response.json()["message"], (options, response.text)
-    for raw in ('"options": {"players": NaN}', '"options": {"players": Infinity}', '"delay": NaN',
-                '"delay": -Infinity', '"delay": 1e999'):  # Python's JSON reads these; the schema refuses them
+    for raw in (
+        '"options": {"players": NaN}',
+        '"options": {"players": Infinity}',
+        '"delay": NaN',
+        '"delay": -Infinity',
+        '"delay": 1e999',
+    ):  # Python's JSON reads these; the schema refuses them
         body = '{"game": "catan", "seats": ["human", "human"], ' + raw + "}"
         response = server.client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
         assert response.status_code == 400 and response.json()["error"] == "malformed", (raw, response.text)
@@ -125,9 +135,16 @@ _OPENED = _Opened()  # audit hooks cannot be removed: one for the module, switch
 def test_a_path_outside_the_allowed_directories_is_refused_unopened(server, tmp_path):
     outside = tmp_path / "outside.json"
     outside.write_text("not json")  # read, it would answer 'checkpoint metadata is not valid JSON'
-    specs = [f"az:{outside}", "az:/etc/passwd", f"az:{MODELS_DIR}/../../../../etc/passwd", f"policy:{outside}",
-             f"td:{MODELS_DIR}/catan/model-2p.json,mean_with={outside}", f"td:path={outside}", "az:~/x.json",
-             "az:a\x00b"]
+    specs = [
+        f"az:{outside}",
+        "az:/etc/passwd",
+        f"az:{MODELS_DIR}/../../../../etc/passwd",
+        f"policy:{outside}",
+        f"td:{MODELS_DIR}/catan/model-2p.json,mean_with={outside}",
+        f"td:path={outside}",
+        "az:~/x.json",
+        "az:a\x00b",
+    ]
     _OPENED.paths.clear()
     _OPENED.on = True
     try:
@@ -151,8 +168,9 @@ def test_models_directories_of_the_operator_are_allowed_and_links_out_of_them_ar
     assert inside.status_code == 400 and "not valid JSON" in inside.json()["message"]  # allowed, so it was read
     linked = server.client.post("/api/games", json={"game": "connect4", "seats": ["human", f"az:{models}/link.json"]})
     assert linked.status_code == 403 and linked.json()["error"] == "path_not_allowed"
-    shipped = server.client.post("/api/games", json={"game": "connect4",
-                                                     "seats": ["human", f"az:{MODELS_DIR}/connect4,sims=20"]})
+    shipped = server.client.post(
+        "/api/games", json={"game": "connect4", "seats": ["human", f"az:{MODELS_DIR}/connect4,sims=20"]}
+    )
     assert shipped.status_code == 201, shipped.text
 
 

@@ -57,8 +57,13 @@ class PersonClient(threading.Thread):
                     return
                 if snap["legal"]:
                     move = next((m for m in snap["legal"] if m["kind"] in ("roll", "end_turn")), snap["legal"][0])
-                    call(f"{self.server.url}/api/games/{self.game_id}/actions", "POST",
-                         {"seat": 0, "action": move["action"]}, token=self.token, timeout=10)
+                    call(
+                        f"{self.server.url}/api/games/{self.game_id}/actions",
+                        "POST",
+                        {"seat": 0, "action": move["action"]},
+                        token=self.token,
+                        timeout=10,
+                    )
                     self.moves += 1
                 else:
                     time.sleep(0.05)
@@ -79,13 +84,24 @@ def test_many_games_and_a_person_survive_a_crash_and_restart(tmp_path):
     for i in range(CATAN_GAMES):
         players = 2 + i % 3
         seats = [("heuristic", "weighted", "random")[(i + k) % 3] for k in range(players)]
-        games.append(call(server.url + "/api/games", "POST", {"game": "catan", "options": {"players": players},
-                                                               "seats": seats, "seed": i, "delay": 0.05})["id"])
+        games.append(
+            call(
+                server.url + "/api/games",
+                "POST",
+                {"game": "catan", "options": {"players": players}, "seats": seats, "seed": i, "delay": 0.05},
+            )["id"]
+        )
     for _ in range(CONNECT4_GAMES):
-        games.append(call(server.url + "/api/games", "POST",
-                          {"game": "connect4", "seats": ["random", "random"], "delay": 0.3})["id"])
-    person = call(server.url + "/api/games", "POST", {"game": "catan", "options": {"players": 3},
-                                                      "seats": ["human", "heuristic", "weighted"], "delay": 0.05})
+        games.append(
+            call(server.url + "/api/games", "POST", {"game": "connect4", "seats": ["random", "random"], "delay": 0.3})[
+                "id"
+            ]
+        )
+    person = call(
+        server.url + "/api/games",
+        "POST",
+        {"game": "catan", "options": {"players": 3}, "seats": ["human", "heuristic", "weighted"], "delay": 0.05},
+    )
     client = PersonClient(server, person["id"], person["tokens"]["0"])
     client.start()
     time.sleep(BEFORE_CRASH_SECONDS)
@@ -112,19 +128,21 @@ def test_many_games_and_a_person_survive_a_crash_and_restart(tmp_path):
         log = after[game_id]["log"]
         # a game whose agents had not moved yet (the workers' fork server still starting) has nothing stored
         at_crash, final = stored_at_crash.get(game_id, []), stored_final.get(game_id, [])
-        kept = final[:len(at_crash)] == at_crash
+        kept = final[: len(at_crash)] == at_crash
         if not (kept and len(log) >= len(before) and all(map(_same_entry, before, log))):
             lost.append(game_id)
         resumed += len(final) > len(at_crash)
     total_actions = sum(len(a) for a in stored_final.values())
-    print(f"\nload test: {len(seen_before)} games ({CATAN_GAMES} Catan agent games, {CONNECT4_GAMES} Connect 4 "
-          f"agent games, 1 Catan game with a person's client); {sum(len(a) for a in stored_at_crash.values())} "
-          f"actions stored when the server was killed after {BEFORE_CRASH_SECONDS:.0f} s "
-          f"({sum(over_at_crash.values())} games over), restart {restart_seconds:.1f} s (first start "
-          f"{first_start:.1f} s); {sum(over.values())} games over {finish_seconds:.0f} s later with {total_actions} "
-          f"actions; {resumed} games went on after the restart; the person made {moves_before_restart} moves before "
-          f"and {client.moves - moves_before_restart} after ({client.retries} requests retried while the server was "
-          f"down); games with lost actions: {len(lost)}")
+    print(
+        f"\nload test: {len(seen_before)} games ({CATAN_GAMES} Catan agent games, {CONNECT4_GAMES} Connect 4 "
+        f"agent games, 1 Catan game with a person's client); {sum(len(a) for a in stored_at_crash.values())} "
+        f"actions stored when the server was killed after {BEFORE_CRASH_SECONDS:.0f} s "
+        f"({sum(over_at_crash.values())} games over), restart {restart_seconds:.1f} s (first start "
+        f"{first_start:.1f} s); {sum(over.values())} games over {finish_seconds:.0f} s later with {total_actions} "
+        f"actions; {resumed} games went on after the restart; the person made {moves_before_restart} moves before "
+        f"and {client.moves - moves_before_restart} after ({client.retries} requests retried while the server was "
+        f"down); games with lost actions: {len(lost)}"
+    )
     assert lost == [] and client.errors == []
     assert sum(over.values()) == len(seen_before), "not every game ended"
     assert resumed == len(seen_before) - sum(over_at_crash.values()) > 0

@@ -26,10 +26,13 @@ def test_games_survive_a_restart_and_agents_resume(server):
     assert after_person["view"] == before_person["view"] and after_person["log"] == before_person["log"]
     assert server.act(pid, 0, token, after_person["legal"][0]["action"]).status_code == 200  # same token
     resumed = server.wait(bots["id"], lambda s: s["version"] > before_bots["version"] + 20)
-    assert resumed["log"][:before_bots["version"]] == before_bots["log"]  # the whole history, then more
+    assert resumed["log"][: before_bots["version"]] == before_bots["log"]  # the whole history, then more
     assert server.state(waiting["id"])["delay"] == 10.0
-    settings = server.client.post(f"/api/games/{waiting['id']}/settings", json={"delay": 0},
-                                  headers={"Authorization": f"Bearer {waiting['tokens']['host']}"})
+    settings = server.client.post(
+        f"/api/games/{waiting['id']}/settings",
+        json={"delay": 0},
+        headers={"Authorization": f"Bearer {waiting['tokens']['host']}"},
+    )
     assert settings.status_code == 200
     moved = server.wait(waiting["id"], lambda s: s["version"] == 2, timeout=10)  # the agent's turn resumed
     assert moved["log"][1]["actor"] == 1
@@ -40,8 +43,9 @@ def test_every_action_is_in_the_file_before_the_answer(server):
     for seat, cell in ((0, 4), (1, 0), (0, 8)):
         assert server.act(created["id"], seat, created["tokens"][str(seat)], cell).status_code == 200
         with sqlite3.connect(server.db) as db:
-            stored = [a for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY ply",
-                                               (created["id"],))]
+            stored = [
+                a for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY ply", (created["id"],))
+            ]
         assert stored[-1] == cell
     assert stored == [4, 0, 8]
 

@@ -25,8 +25,11 @@ def test_sigterm_stops_the_server_while_an_agent_thinks(tmp_path):
     try:
         quick = call(server.url + "/api/games", "POST", {"game": "tictactoe", "seats": ["random", "random"]})
         _wait(server.url, quick["id"], lambda snap: snap["over"])  # the workers are up and have played
-        created = call(server.url + "/api/games", "POST",
-                       {"game": "connect4", "seats": ["mcts:sims=500000000", "human"], "seed": 1})
+        created = call(
+            server.url + "/api/games",
+            "POST",
+            {"game": "connect4", "seats": ["mcts:sims=500000000", "human"], "seed": 1},
+        )
         assert call(f"{server.url}/api/games/{created['id']}")["pending"] == {"kind": "agent", "seat": 0}
         time.sleep(2.0)  # the agent is searching
         assert call(f"{server.url}/api/games/{created['id']}")["version"] == 0  # and still is
@@ -42,8 +45,9 @@ def test_sigterm_stops_the_server_while_an_agent_thinks(tmp_path):
         assert server.process.returncode in (0, -signal.SIGTERM) and "Traceback" not in log, log[-2000:]
     finally:
         server.kill()
-    with LiveServer(tmp_path / "games.sqlite", "--delay", "0", "--max-sims", "1000000000",
-                    "--move-seconds", "0.5") as again:  # the game resumes; this time its agent is stopped quickly
+    with LiveServer(
+        tmp_path / "games.sqlite", "--delay", "0", "--max-sims", "1000000000", "--move-seconds", "0.5"
+    ) as again:  # the game resumes; this time its agent is stopped quickly
         snap = _wait(again.url, created["id"], lambda snap: snap["version"] > 0)
         assert snap["overruns"] == 1 and snap["pending"] == {"kind": "human", "seat": 1}
     assert "played the random legal move" in server.log.read_text()

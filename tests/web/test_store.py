@@ -37,8 +37,10 @@ class StoredAtAnswer:
                 answer = json.loads(message["body"])
                 with sqlite3.connect(self.db) as db:
                     moves = db.execute("SELECT moves FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-                    actions = [a for (a,) in db.execute(
-                        "SELECT action FROM actions WHERE game_id = ? ORDER BY ply", (game_id,))]
+                    actions = [
+                        a
+                        for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY ply", (game_id,))
+                    ]
                 self.seen.append({"version": answer["version"], "moves": moves, "actions": actions})
             await send(message)
 
@@ -52,14 +54,18 @@ def test_each_move_is_stored_before_its_answer_is_sent(tmp_path):
         created = client.post("/api/games", json={"game": "tictactoe", "seats": ["human", "human"]}).json()
         game_id, played = created["id"], []
         for seat, cell in ((0, 4), (1, 0), (0, 8), (1, 2)):
-            response = client.post(f"/api/games/{game_id}/actions", json={"seat": seat, "action": cell},
-                                   headers=auth(created["tokens"][str(seat)]))
+            response = client.post(
+                f"/api/games/{game_id}/actions",
+                json={"seat": seat, "action": cell},
+                headers=auth(created["tokens"][str(seat)]),
+            )
             assert response.status_code == 200, response.text
             played.append(cell)
             seen = app.seen[-1]
             assert seen == {"version": len(played), "moves": len(played), "actions": played}, seen
-        refused = client.post(f"/api/games/{game_id}/actions", json={"seat": 0, "action": 4},
-                              headers=auth(created["tokens"]["0"]))
+        refused = client.post(
+            f"/api/games/{game_id}/actions", json={"seat": 0, "action": 4}, headers=auth(created["tokens"]["0"])
+        )
         assert refused.status_code in (409, 422)
     assert len(app.seen) == 4
     with sqlite3.connect(db) as stored:  # the refused move left nothing behind

@@ -23,11 +23,26 @@ from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_absolute
 from boardzero.search import MCTS, MCTSConfig
 
 
-def make_search(game: Game, evaluator, *, simulations: int, c_puct: float, dirichlet_alpha: float = 0.3,
-                dirichlet_fraction: float = 0.25, batch_size: int = 8, solver: bool = True) -> MCTS:
+def make_search(
+    game: Game,
+    evaluator,
+    *,
+    simulations: int,
+    c_puct: float,
+    dirichlet_alpha: float = 0.3,
+    dirichlet_fraction: float = 0.25,
+    batch_size: int = 8,
+    solver: bool = True,
+) -> MCTS:
     """A network-guided PUCT search over ``game`` (also used by self-play; noise only with ``add_noise``)."""
-    config = MCTSConfig(simulations=simulations, c_puct=c_puct, dirichlet_alpha=dirichlet_alpha,
-                        dirichlet_fraction=dirichlet_fraction, batch_size=batch_size, solver=solver)
+    config = MCTSConfig(
+        simulations=simulations,
+        c_puct=c_puct,
+        dirichlet_alpha=dirichlet_alpha,
+        dirichlet_fraction=dirichlet_fraction,
+        batch_size=batch_size,
+        solver=solver,
+    )
     return MCTS(game, evaluator, config)
 
 
@@ -62,8 +77,16 @@ class PolicyAgent(Agent):
 class AZAgent(Agent):
     """Network-guided MCTS; picks the most visited move."""
 
-    def __init__(self, game: Game, net: Network, *, sims: int = 200, c_puct: float = 1.5, batch_size: int = 8,
-                 solver: bool = True):
+    def __init__(
+        self,
+        game: Game,
+        net: Network,
+        *,
+        sims: int = 200,
+        c_puct: float = 1.5,
+        batch_size: int = 8,
+        solver: bool = True,
+    ):
         if sims < 1:
             raise ConfigError("agent az.sims", f"must be >= 1 (or use greedy), got {sims}")
         if batch_size < 1:
@@ -73,8 +96,14 @@ class AZAgent(Agent):
         self.reset()
 
     def reset(self) -> None:
-        self.mcts = make_search(self.game, self.evaluator, simulations=self.sims, c_puct=self.c_puct,
-                                batch_size=self.batch_size, solver=self.solver)
+        self.mcts = make_search(
+            self.game,
+            self.evaluator,
+            simulations=self.sims,
+            c_puct=self.c_puct,
+            batch_size=self.batch_size,
+            solver=self.solver,
+        )
 
     def advise(self, view: SeatView, rng: np.random.Generator, *, top: int = 3) -> Advice:
         """The most visited moves of a search from here (proven losses left out), their values (exact where
@@ -91,8 +120,16 @@ class AZAgent(Agent):
         return int(rng.choice(best)) if len(best) > 1 else int(best[0])
 
 
-def network_agent(game: Game, net: Network, *, sims: int, greedy: bool = False, c_puct: float = 1.5,
-                  batch: int = 8, solver: bool = True) -> Agent:
+def network_agent(
+    game: Game,
+    net: Network,
+    *,
+    sims: int,
+    greedy: bool = False,
+    c_puct: float = 1.5,
+    batch: int = 8,
+    solver: bool = True,
+) -> Agent:
     """An agent for an in-memory network: its policy alone when ``greedy`` or ``sims == 0``, else MCTS."""
     if greedy or sims == 0:
         return PolicyAgent(game, net)
@@ -107,8 +144,16 @@ def load_for_play(game: Game, path: str, *, trainers: tuple[str, ...] = ("alphaz
     return net
 
 
-def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_puct: float = 1.5,
-       batch: int = 8, solver: bool = True) -> Agent:
+def az(
+    game: Game,
+    path: str = "",
+    *,
+    sims: int = 200,
+    greedy: bool = False,
+    c_puct: float = 1.5,
+    batch: int = 8,
+    solver: bool = True,
+) -> Agent:
     """A trained AlphaZero network (a run directory or checkpoint file) with search, or its policy alone.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -118,8 +163,9 @@ def az(game: Game, path: str = "", *, sims: int = 200, greedy: bool = False, c_p
     batch: leaves per network call
     solver: prove wins and losses from terminal states during the search
     """
-    return network_agent(game, load_for_play(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch,
-                         solver=solver)
+    return network_agent(
+        game, load_for_play(game, path), sims=sims, greedy=greedy, c_puct=c_puct, batch=batch, solver=solver
+    )
 
 
 def policy(game: Game, path: str = "", *, temperature: float = 0.0) -> Agent:

@@ -49,8 +49,9 @@ class Agent(abc.ABC):
         return f"<{type(self).__name__} {self.spec}>"
 
 
-def ranked_advice(weights: np.ndarray, legal: np.ndarray, values: np.ndarray | None, top: int,
-                  move_values: np.ndarray | None = None) -> Advice:
+def ranked_advice(
+    weights: np.ndarray, legal: np.ndarray, values: np.ndarray | None, top: int, move_values: np.ndarray | None = None
+) -> Advice:
     """Advice from per-action ``weights`` (visits or priors): the ``top`` legal moves by weight, best first,
     each with its share of the legal weight and its value from ``move_values`` (nan: unknown)."""
     weights = np.where(legal, np.asarray(weights, np.float64), 0.0)

@@ -45,7 +45,9 @@ def shipped_model(game: Game) -> Path:
     if candidates:
         raise ConfigError("agent best", f"no shipped model of {game.name} fits {game!r}: " + "; ".join(reasons))
     shipped = sorted(p.name for p in MODELS_DIR.iterdir() if any(p.glob("*.json"))) if MODELS_DIR.is_dir() else []
-    raise ConfigError("agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}")
+    raise ConfigError(
+        "agent best", f"no shipped model for {game.name}; games with one: {', '.join(shipped) or '(none)'}"
+    )
 
 
 def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
@@ -57,9 +59,21 @@ def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
         raise ConfigError("agent best", str(exc)) from None
 
 
-def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0, opening_sims: int = 0,
-         batch: int = 0, c_puct: float = 0.0, solver: bool = True, mean_weight: float = -1.0,
-         prior_depth: int = 0, opening_batch: int = 0, fpu: float = -1.0) -> Agent:
+def best(
+    game: Game,
+    *,
+    fast: bool = False,
+    greedy: bool = False,
+    sims: int = 0,
+    opening_sims: int = 0,
+    batch: int = 0,
+    c_puct: float = 0.0,
+    solver: bool = True,
+    mean_weight: float = -1.0,
+    prior_depth: int = 0,
+    opening_batch: int = 0,
+    fpu: float = -1.0,
+) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
     fast: its lighter stored settings
@@ -78,8 +92,14 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     fpu: how much less than its parent's value a move not yet tried counts in a TD model's searches (-1: the
         stored setting, else 0)
     """
-    for name, value in (("sims", sims), ("opening_sims", opening_sims), ("batch", batch), ("c_puct", c_puct),
-                        ("prior_depth", prior_depth), ("opening_batch", opening_batch)):
+    for name, value in (
+        ("sims", sims),
+        ("opening_sims", opening_sims),
+        ("batch", batch),
+        ("c_puct", c_puct),
+        ("prior_depth", prior_depth),
+        ("opening_batch", opening_batch),
+    ):
         if value < 0:
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     if fpu < 0 and fpu != -1:
@@ -96,8 +116,10 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
     for name, value in (("opening_sims", opening_sims), ("opening_batch", opening_batch)):
         if value and (greedy or not int(play.get("opening", 0))):
             setting = "best:greedy" if greedy else f"the {'fast ' if fast else ''}settings of {path.name}"
-            raise ConfigError(f"agent best.{name}", f"only stored settings that search the opening deeper take it; "
-                                                    f"{setting} have none")
+            raise ConfigError(
+                f"agent best.{name}",
+                f"only stored settings that search the opening deeper take it; {setting} have none",
+            )
     if meta.get("trainer", "alphazero") == "td":
         depth = 1 if greedy else int(play.get("depth", 1))
         opening = 0 if greedy else int(play.get("opening", 0))
@@ -106,33 +128,50 @@ def best(game: Game, *, fast: bool = False, greedy: bool = False, sims: int = 0,
         # read (and checksummed) only where it is used or named: the shipped 2-player best stores a share of 0
         partner = _extra_net(path, meta, net, "mean_with") if share != 0 or mean_weight != -1 else None
         if mean_weight != -1 and partner is None:
-            raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside the model; "
-                                                        f"{path.name} has none")
+            raise ConfigError(
+                "agent best.mean_weight", f"weighs a second network shipped beside the model; {path.name} has none"
+            )
         if partner is not None and share != 0:
             net = mean_of(net, [partner], share, where=f"agent best ({path.name})")
         if play.get("symmetries", False):
             net = SymmetricValueNet(net, game.symmetries(), what=f"agent best ({path.name}).symmetries").eval()
-        return TDAgent(game, net, depth=depth, width=int(play.get("width", 8)),
-                       sims=0 if greedy else sims or int(play.get("sims", 0)),
-                       c_puct=c_puct or float(play.get("c_puct", 1.5)),
-                       prior=float(play.get("prior", 0.0)),
-                       prior_depth=prior_depth or int(play.get("prior_depth", 1)),
-                       infoset=bool(play.get("infoset", False)), opening=opening,
-                       opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
-                       opening_net=opening_net,
-                       early=int(play.get("early", 0)) if opening else 0,
-                       batch=batch or int(play.get("batch", 8)),
-                       opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0,
-                       opening_per_move=int(play.get("opening_per_move", 0)) if opening else 0,
-                       fpu=float(play.get("fpu", 0.0)) if fpu == -1 else fpu)
+        return TDAgent(
+            game,
+            net,
+            depth=depth,
+            width=int(play.get("width", 8)),
+            sims=0 if greedy else sims or int(play.get("sims", 0)),
+            c_puct=c_puct or float(play.get("c_puct", 1.5)),
+            prior=float(play.get("prior", 0.0)),
+            prior_depth=prior_depth or int(play.get("prior_depth", 1)),
+            infoset=bool(play.get("infoset", False)),
+            opening=opening,
+            opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
+            opening_net=opening_net,
+            early=int(play.get("early", 0)) if opening else 0,
+            batch=batch or int(play.get("batch", 8)),
+            opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0,
+            opening_per_move=int(play.get("opening_per_move", 0)) if opening else 0,
+            fpu=float(play.get("fpu", 0.0)) if fpu == -1 else fpu,
+        )
     if mean_weight != -1:
-        raise ConfigError("agent best.mean_weight", f"weighs a second network shipped beside a TD model; "
-                                                    f"{path.name} is not one")
-    for name, value, unset, what in (("prior_depth", prior_depth, 0, "plans a TD model's value priors"),
-                                     ("fpu", fpu, -1, "sets a TD model's first-play urgency")):
+        raise ConfigError(
+            "agent best.mean_weight", f"weighs a second network shipped beside a TD model; {path.name} is not one"
+        )
+    for name, value, unset, what in (
+        ("prior_depth", prior_depth, 0, "plans a TD model's value priors"),
+        ("fpu", fpu, -1, "sets a TD model's first-play urgency"),
+    ):
         if value != unset:
-            raise ConfigError(f"agent best.{name}", f"{what}; {path.name} is an "
-                                                   f"{meta.get('trainer', 'alphazero')} model")
-    return network_agent(game, net, sims=sims or int(play.get("sims", 200)), greedy=greedy,
-                         c_puct=c_puct or float(play.get("c_puct", 1.5)), batch=batch or int(play.get("batch", 8)),
-                         solver=solver)
+            raise ConfigError(
+                f"agent best.{name}", f"{what}; {path.name} is an {meta.get('trainer', 'alphazero')} model"
+            )
+    return network_agent(
+        game,
+        net,
+        sims=sims or int(play.get("sims", 200)),
+        greedy=greedy,
+        c_puct=c_puct or float(play.get("c_puct", 1.5)),
+        batch=batch or int(play.get("batch", 8)),
+        solver=solver,
+    )

@@ -303,11 +303,17 @@ class HeuristicAgent(Agent):
     # -- setup
     def setup_settlement(self, pos: _Position, legal: list[int]) -> int:
         values = pos.node_values()
+
         # a little lookahead: good free spots two roads away make a place more valuable
         def score(a: int) -> float:
             n = a - A_SETTLEMENT
-            near = [values[w2] for w in NODE_NODES[n] if w >= 0 for w2 in NODE_NODES[w]
-                    if w2 >= 0 and w2 != n and pos.spot_free(w2)]
+            near = [
+                values[w2]
+                for w in NODE_NODES[n]
+                if w >= 0
+                for w2 in NODE_NODES[w]
+                if w2 >= 0 and w2 != n and pos.spot_free(w2)
+            ]
             return values[n] + 0.08 * (max(near) if near else 0.0)
 
         return max(legal, key=score)
@@ -497,8 +503,9 @@ class HeuristicAgent(Agent):
         if not roads:
             return None
         spots = pos.open_spots()
-        if pos.pieces.settlements > 0 and (not spots or pos.hand.sum() > 7 or
-                                                (pos.hand[WOOD] >= 2 and pos.hand[BRICK] >= 2)):
+        if pos.pieces.settlements > 0 and (
+            not spots or pos.hand.sum() > 7 or (pos.hand[WOOD] >= 2 and pos.hand[BRICK] >= 2)
+        ):
             scores = [pos.road_target_value(a - A_ROAD) for a in roads]
             best = int(np.argmax(scores))
             if scores[best] > 0 and (not spots or scores[best] > max(pos.node_values()[spots])):

@@ -20,9 +20,20 @@ from boardzero.search import MCTS, MCTSConfig, RolloutEvaluator, SearchResult
 
 
 class MCTSAgent(Agent):
-    def __init__(self, game: Game, *, sims: int = 400, c: float = 1.0, rollouts: int = 1, batch: int = 1,
-                 reuse: bool = True, temperature: float = 0.0, selection: str = "uct", solver: bool = False,
-                 infoset: bool = False):
+    def __init__(
+        self,
+        game: Game,
+        *,
+        sims: int = 400,
+        c: float = 1.0,
+        rollouts: int = 1,
+        batch: int = 1,
+        reuse: bool = True,
+        temperature: float = 0.0,
+        selection: str = "uct",
+        solver: bool = False,
+        infoset: bool = False,
+    ):
         """UCT search with random rollouts, any number of players (max^n), chance and hidden information.
 
         sims: simulations per move
@@ -51,9 +62,17 @@ class MCTSAgent(Agent):
             raise ConfigError("agent mcts.selection", f"{selection!r} is not allowed; allowed: uct, puct")
         self.game = game
         self.temperature = temperature
-        config = MCTSConfig(simulations=sims, selection=cast(Literal["uct", "puct"], selection), c_uct=c, c_puct=c, batch_size=batch,
-                            reuse_tree=reuse, virtual_loss=1.0 if batch > 1 else 0.0, solver=solver,
-                            information_sets=infoset)
+        config = MCTSConfig(
+            simulations=sims,
+            selection=cast(Literal["uct", "puct"], selection),
+            c_uct=c,
+            c_puct=c,
+            batch_size=batch,
+            reuse_tree=reuse,
+            virtual_loss=1.0 if batch > 1 else 0.0,
+            solver=solver,
+            information_sets=infoset,
+        )
         self.mcts = MCTS(game, RolloutEvaluator(game, rollouts=rollouts), config)
         self.last_result: SearchResult | None = None  # the last search's result, for inspection
 

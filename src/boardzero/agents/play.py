@@ -13,8 +13,15 @@ from boardzero.core.api import CHANCE, Game, State, sample_chance
 from boardzero.core.view import view_for
 
 
-def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator, *, seed: int | None = None,
-              on_step: Callable[[State, int, int], None] | None = None, max_steps: int = 1_000_000) -> State:
+def play_game(
+    game: Game,
+    agents: Sequence[Agent],
+    rng: np.random.Generator,
+    *,
+    seed: int | None = None,
+    on_step: Callable[[State, int, int], None] | None = None,
+    max_steps: int = 1_000_000,
+) -> State:
     """Play to the end; ``agents[seat]`` moves for each seat. Returns the final state.
 
     ``on_step(state_before, player, action)`` is called before each action is applied.

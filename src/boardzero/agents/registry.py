@@ -94,15 +94,26 @@ def describe_agent(name: str) -> AgentInfo:
     factory = _factory(name)
     init = factory.__init__ if inspect.isclass(factory) else factory
     docs = "\n".join(inspect.cleandoc(f.__doc__ or "") for f in dict.fromkeys((factory, init)))  # own, not inherited
-    params = [p for p in inspect.signature(factory).parameters.values()
-              if p.name != "game" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    params = [
+        p
+        for p in inspect.signature(factory).parameters.values()
+        if p.name != "game" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     try:
         hints = typing.get_type_hints(init)
     except Exception:  # pragma: no cover - unresolvable annotations
         hints = {}
     meanings = _option_docs(docs, [p.name for p in params])
-    options = [AgentOption(p.name, getattr(hints.get(p.name), "__name__", type(p.default).__name__), p.default,
-                           meanings.get(p.name, ""), p.kind == p.POSITIONAL_OR_KEYWORD) for p in params]
+    options = [
+        AgentOption(
+            p.name,
+            getattr(hints.get(p.name), "__name__", type(p.default).__name__),
+            p.default,
+            meanings.get(p.name, ""),
+            p.kind == p.POSITIONAL_OR_KEYWORD,
+        )
+        for p in params
+    ]
     summary = next((line for line in docs.splitlines() if line.strip()), "")
     return AgentInfo(name, summary, options)
 
@@ -113,7 +124,7 @@ def _option_docs(doc: str, names: list[str]) -> dict[str, str]:
         return {}
     starts = list(re.finditer(rf"^[ \t]*({'|'.join(map(re.escape, names))}):[ \t]+", doc, re.M))
     ends = [m.start() for m in starts[1:]] + [len(doc)]
-    return {m.group(1): " ".join(doc[m.end():end].split("\n\n")[0].split()) for m, end in zip(starts, ends)}
+    return {m.group(1): " ".join(doc[m.end() : end].split("\n\n")[0].split()) for m, end in zip(starts, ends)}
 
 
 def make_agent(spec: str, game: Game) -> Agent:
@@ -125,8 +136,9 @@ def make_agent(spec: str, game: Game) -> Agent:
         hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
     except Exception:  # pragma: no cover - unresolvable annotations: keep strings
         hints = {}
-    keyword = {p.name: p for p in params.values() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
-               and p.name != "game"}
+    keyword = {
+        p.name: p for p in params.values() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "game"
+    }
     positional: list[str] = []
     kwargs: dict[str, Any] = {}
     for word in words:
@@ -140,8 +152,9 @@ def make_agent(spec: str, game: Game) -> Agent:
             allowed = ", ".join(sorted(keyword)) or "(none)"
             raise ConfigError(f"agent {name}", f"unknown option {key!r}; allowed: {allowed}")
         kwargs[key] = coerce(f"agent {name}.{key}", value, hints.get(key, type(keyword[key].default)))
-    pos_params = [p for p in params.values() if p.kind == p.POSITIONAL_OR_KEYWORD and p.name != "game"
-                  and p.name not in kwargs]
+    pos_params = [
+        p for p in params.values() if p.kind == p.POSITIONAL_OR_KEYWORD and p.name != "game" and p.name not in kwargs
+    ]
     if len(positional) > len(pos_params):
         raise ConfigError(f"agent {name}", f"unexpected argument(s) {positional} in spec {spec!r}")
     for word, param in zip(positional, pos_params):

@@ -39,7 +39,9 @@ def solved_move_values(game: Game, history: Sequence[int]) -> np.ndarray:
         return default_solver().move_values(history)
     if game.name == "tictactoe":
         return move_values(history)
-    raise ConfigError("agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
+    raise ConfigError(
+        "agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}"
+    )
 
 
 def immediate_wins(game: Game, history: Sequence[int]) -> np.ndarray:
@@ -67,8 +69,9 @@ class SolverAgent(Agent):
         opening_sims: MCTS simulations per move before that ply
         """
         if game.name not in SOLVED_GAMES:
-            raise ConfigError("agent solver",
-                              f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}")
+            raise ConfigError(
+                "agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}"
+            )
         if exact_from < 0:
             raise ConfigError("agent solver.exact_from", f"must be >= 0, got {exact_from}")
         if opening_sims < 1:

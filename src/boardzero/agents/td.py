@@ -58,23 +58,27 @@ from boardzero.search.evaluator import uniform_priors
 
 
 def _joined(parts: list[Afterstates]) -> Afterstates:
-    return Afterstates(*(np.concatenate([getattr(p, name) for p in parts])
-                         for name in ("obs", "row", "action", "terminal", "returns")))
+    return Afterstates(
+        *(np.concatenate([getattr(p, name) for p in parts]) for name in ("obs", "row", "action", "terminal", "returns"))
+    )
 
 
-def plan_own_turns(states: list, seats: np.ndarray, key: str, net: Network, precision: str, *, depth: int,
-                   width: int) -> tuple[Afterstates, np.ndarray, np.ndarray]:
+def plan_own_turns(
+    states: list, seats: np.ndarray, key: str, net: Network, precision: str, *, depth: int, width: int
+) -> tuple[Afterstates, np.ndarray, np.ndarray]:
     """Each state's moves for its ``seats`` entry, looked at to the rest of that seat's own turn by ``net``.
 
     Returns (the positions after each move, grouped by state as ``Afterstates.row``; their seat-relative values
     [K, P] (``nn.evaluator.afterstate_values``); the seat's best value reachable after each move within ``depth`` of
     its own decisions, keeping the ``width`` most promising positions per state at each depth). The plan stops
     where the seat no longer decides: chance, another seat, the end."""
+
     def score(after: Afterstates, movers: np.ndarray) -> np.ndarray:
         return afterstate_values(net, after, movers, precision)
 
-    after = _joined([afterstates_of(state, int(seat), key, row=i)
-                     for i, (state, seat) in enumerate(zip(states, seats))])
+    after = _joined(
+        [afterstates_of(state, int(seat), key, row=i) for i, (state, seat) in enumerate(zip(states, seats))]
+    )
     values = score(after, seats[after.row])
     best = values[:, 0].copy()
     roots = after.row  # the state each first move belongs to
@@ -83,8 +87,9 @@ def plan_own_turns(states: list, seats: np.ndarray, key: str, net: Network, prec
     for _ in range(depth - 1):
         if not frontier:
             break
-        deeper = _joined([afterstates_of(state, int(seats[roots[k]]), key, row=j)
-                          for j, (k, state) in enumerate(frontier)])
+        deeper = _joined(
+            [afterstates_of(state, int(seats[roots[k]]), key, row=j) for j, (k, state) in enumerate(frontier)]
+        )
         firsts = np.array([k for k, _ in frontier])[deeper.row]
         scores = score(deeper, seats[roots[firsts]])[:, 0]
         np.maximum.at(best, firsts, scores)
@@ -92,8 +97,15 @@ def plan_own_turns(states: list, seats: np.ndarray, key: str, net: Network, prec
     return after, values, best
 
 
-def _frontier(parents: list, after: Afterstates, scores: np.ndarray, firsts: np.ndarray, roots: np.ndarray,
-              seats: np.ndarray, width: int) -> list:
+def _frontier(
+    parents: list,
+    after: Afterstates,
+    scores: np.ndarray,
+    firsts: np.ndarray,
+    roots: np.ndarray,
+    seats: np.ndarray,
+    width: int,
+) -> list:
     """The ``width`` best positions per root among ``after`` (children of ``parents``) where the root's seat
     decides again, as (first move index, state)."""
     kept, counts = [], np.zeros(len(seats), np.int64)
@@ -123,8 +135,16 @@ class ValuePriorEvaluator(ValueEvaluator):
 
     defers_priors = True
 
-    def __init__(self, net: Network, *, temperature: float, precision: str = "float32", observer: str = "mover",
-                 depth: int = 1, width: int = 8):
+    def __init__(
+        self,
+        net: Network,
+        *,
+        temperature: float,
+        precision: str = "float32",
+        observer: str = "mover",
+        depth: int = 1,
+        width: int = 8,
+    ):
         super().__init__(net, precision=precision, observer=observer)
         self.temperature, self.depth, self.width = temperature, depth, width
 
@@ -133,13 +153,13 @@ class ValuePriorEvaluator(ValueEvaluator):
 
     def priors(self, states):
         priors = uniform_priors(states, self.spec.num_actions)
-        choosing = [i for i, state in enumerate(states)
-                    if state.current_player >= 0 and len(state.legal_actions()) > 1]
+        choosing = [i for i, state in enumerate(states) if state.current_player >= 0 and len(state.legal_actions()) > 1]
         if not choosing:
             return priors
         seats = np.array([states[i].current_player for i in choosing])
-        after, _, best = plan_own_turns([states[i] for i in choosing], seats, self.key, self.net, self.precision,
-                                        depth=self.depth, width=self.width)
+        after, _, best = plan_own_turns(
+            [states[i] for i in choosing], seats, self.key, self.net, self.precision, depth=self.depth, width=self.width
+        )
         for j, i in enumerate(choosing):
             mine = after.row == j
             scores = best[mine]
@@ -153,81 +173,167 @@ def mean_of(net: Network, others: list[Network], weight: float, where: str = "ag
     """``net`` with ``others`` averaged in (``nn.ensemble``), the others' share ``weight`` (split equally);
     ``where`` names the setting in errors."""
     if not 0 < weight < 1:
-        raise ConfigError(f"{where}.mean_weight", f"the share of the averaged-in networks must lie between 0 and 1 "
-                                                  f"(exclusive), got {weight}")
+        raise ConfigError(
+            f"{where}.mean_weight",
+            f"the share of the averaged-in networks must lie between 0 and 1 (exclusive), got {weight}",
+        )
     shares = [1 - weight] + [weight / len(others)] * len(others)
     return MeanValueNet([net, *others], shares, what=f"{where}.mean_with").eval()
 
 
 class TDAgent(Agent):
-    def __init__(self, game: Game, net: Network, *, depth: int = 1, width: int = 8, sims: int = 0,
-                 c_puct: float = 1.5, infoset: bool = False, observer: str = "mover", prior: float = 0.0,
-                 prior_depth: int = 1, precision: str = "auto", opening: int = 0, opening_sims: int = 0,
-                 opening_net: Network | None = None, early: int = 0, batch: int = 8, opening_batch: int = 0,
-                 fpu: float = 0.0, reuse: bool = False, opening_per_move: int = 0):
-        for name, value, least in (("depth", depth, 1), ("width", width, 1), ("sims", sims, 0), ("batch", batch, 1),
-                                   ("prior_depth", prior_depth, 1), ("opening", opening, 0),
-                                   ("opening_sims", opening_sims, 0), ("early", early, 0),
-                                   ("opening_batch", opening_batch, 0), ("fpu", fpu, 0),
-                                   ("opening_per_move", opening_per_move, 0)):
+    def __init__(
+        self,
+        game: Game,
+        net: Network,
+        *,
+        depth: int = 1,
+        width: int = 8,
+        sims: int = 0,
+        c_puct: float = 1.5,
+        infoset: bool = False,
+        observer: str = "mover",
+        prior: float = 0.0,
+        prior_depth: int = 1,
+        precision: str = "auto",
+        opening: int = 0,
+        opening_sims: int = 0,
+        opening_net: Network | None = None,
+        early: int = 0,
+        batch: int = 8,
+        opening_batch: int = 0,
+        fpu: float = 0.0,
+        reuse: bool = False,
+        opening_per_move: int = 0,
+    ):
+        for name, value, least in (
+            ("depth", depth, 1),
+            ("width", width, 1),
+            ("sims", sims, 0),
+            ("batch", batch, 1),
+            ("prior_depth", prior_depth, 1),
+            ("opening", opening, 0),
+            ("opening_sims", opening_sims, 0),
+            ("early", early, 0),
+            ("opening_batch", opening_batch, 0),
+            ("fpu", fpu, 0),
+            ("opening_per_move", opening_per_move, 0),
+        ):
             if value < least:
                 raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
         if (opening > 0) != (opening_sims > 0):
-            raise ConfigError("agent td.opening", f"opening and opening_sims go together (both > 0 or both 0), "
-                                                  f"got opening={opening}, opening_sims={opening_sims}")
+            raise ConfigError(
+                "agent td.opening",
+                f"opening and opening_sims go together (both > 0 or both 0), "
+                f"got opening={opening}, opening_sims={opening_sims}",
+            )
         if opening_batch and not opening:
-            raise ConfigError("agent td.opening_batch", f"sets the opening search's leaves per network call; "
-                                                        f"set opening and opening_sims too (got opening={opening})")
+            raise ConfigError(
+                "agent td.opening_batch",
+                f"sets the opening search's leaves per network call; "
+                f"set opening and opening_sims too (got opening={opening})",
+            )
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
         self.opening, self.opening_per_move = opening, opening_per_move
         if prior_depth > 1 and not prior:
-            raise ConfigError("agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got "
-                                                      f"prior={prior}")
-        searching: dict[str, Any] = dict(c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                         batch=batch, fpu=fpu, reuse=reuse)
+            raise ConfigError(
+                "agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got prior={prior}"
+            )
+        searching: dict[str, Any] = dict(
+            c_puct=c_puct,
+            infoset=infoset,
+            observer=observer,
+            prior=prior,
+            prior_depth=prior_depth,
+            batch=batch,
+            fpu=fpu,
+            reuse=reuse,
+        )
         if opening_net is not None and not opening:
-            raise ConfigError("agent td.opening_model", "values the leaves of the opening search only; "
-                                                        "set opening and opening_sims too")
+            raise ConfigError(
+                "agent td.opening_model",
+                "values the leaves of the opening search only; set opening and opening_sims too",
+            )
         if early and (opening_net is None or early <= opening):
-            raise ConfigError("agent td.early", f"extends the opening network's reach past the opening: needs "
-                                                f"opening_model and early > opening ({opening}), got {early}")
+            raise ConfigError(
+                "agent td.early",
+                f"extends the opening network's reach past the opening: needs "
+                f"opening_model and early > opening ({opening}), got {early}",
+            )
         self.early, self.opening_net = early, opening_net
         self.search = self._searcher(sims, **searching) if sims else None
         # the opening search keeps one-step priors: its many simulations reach the road after a settlement
         # themselves, and planned priors there doubled the slowest move (Catan's first settlement)
-        self.opening_search = (self._searcher(opening_sims, **{**searching, "prior_depth": 1,
-                                                               "batch": opening_batch or batch}, net=opening_net)
-                               if opening else None)
+        self.opening_search = (
+            self._searcher(
+                opening_sims, **{**searching, "prior_depth": 1, "batch": opening_batch or batch}, net=opening_net
+            )
+            if opening
+            else None
+        )
         self.early_search = self._searcher(sims, **searching, net=opening_net) if early and sims else None
 
-    def _searcher(self, sims: int, *, c_puct: float, infoset: bool, observer: str, prior: float, prior_depth: int,
-                  batch: int, fpu: float, reuse: bool, net: Network | None = None) -> MCTS:
+    def _searcher(
+        self,
+        sims: int,
+        *,
+        c_puct: float,
+        infoset: bool,
+        observer: str,
+        prior: float,
+        prior_depth: int,
+        batch: int,
+        fpu: float,
+        reuse: bool,
+        net: Network | None = None,
+    ) -> MCTS:
         if observer not in ("mover", "to_move"):
             raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
         if prior < 0:
             raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
         net = self.net if net is None else net.eval()
-        evaluator = (ValuePriorEvaluator(net, temperature=prior, precision=self.precision, observer=observer,
-                                         depth=prior_depth, width=self.width)
-                     if prior > 0 else ValueEvaluator(net, precision=self.precision, observer=observer))
-        return MCTS(self.game, evaluator, MCTSConfig(simulations=sims, c_puct=c_puct, batch_size=batch,
-                                                     fpu_reduction=fpu, reuse_tree=reuse, information_sets=infoset,
-                                                     stop_when_decided=True))
+        evaluator = (
+            ValuePriorEvaluator(
+                net, temperature=prior, precision=self.precision, observer=observer, depth=prior_depth, width=self.width
+            )
+            if prior > 0
+            else ValueEvaluator(net, precision=self.precision, observer=observer)
+        )
+        return MCTS(
+            self.game,
+            evaluator,
+            MCTSConfig(
+                simulations=sims,
+                c_puct=c_puct,
+                batch_size=batch,
+                fpu_reduction=fpu,
+                reuse_tree=reuse,
+                information_sets=infoset,
+                stop_when_decided=True,
+            ),
+        )
 
     def reset(self) -> None:
         for search in (self.search, self.opening_search, self.early_search):
             if search is not None:
                 search.reset()
 
-    def plan(self, view: SeatView, rng: np.random.Generator,
-             net: Network | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def plan(
+        self, view: SeatView, rng: np.random.Generator, net: Network | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(legal moves, the seat's best value reachable after each within its own turn, the seat-relative value
         vector of the position each move leads to directly), by ``net`` (default: the agent's network)."""
-        after, values, best = plan_own_turns([view.sample_state(rng)], np.array([view.seat]), self.key,
-                                             self.net if net is None else net, self.precision,
-                                             depth=self.depth, width=self.width)
+        after, values, best = plan_own_turns(
+            [view.sample_state(rng)],
+            np.array([view.seat]),
+            self.key,
+            self.net if net is None else net,
+            self.precision,
+            depth=self.depth,
+            width=self.width,
+        )
         return after.action, best, values
 
     def _phase(self, view: SeatView):
@@ -264,11 +370,31 @@ class TDAgent(Agent):
         return Advice(moves, absolute)
 
 
-def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int = 0, c_puct: float = 1.5,
-       infoset: bool = False, observer: str = "mover", prior: float = 0.0, prior_depth: int = 1, opening: int = 0,
-       opening_sims: int = 0, opening_model: str = "", early: int = 0, mean_with: str = "",
-       mean_weight: float = 0.5, symmetries: bool = False, batch: int = 8, opening_batch: int = 0,
-       fpu: float = 0.0, reuse: bool = False, opening_per_move: int = 0) -> Agent:
+def td(
+    game: Game,
+    path: str = "",
+    *,
+    depth: int = 1,
+    width: int = 8,
+    sims: int = 0,
+    c_puct: float = 1.5,
+    infoset: bool = False,
+    observer: str = "mover",
+    prior: float = 0.0,
+    prior_depth: int = 1,
+    opening: int = 0,
+    opening_sims: int = 0,
+    opening_model: str = "",
+    early: int = 0,
+    mean_with: str = "",
+    mean_weight: float = 0.5,
+    symmetries: bool = False,
+    batch: int = 8,
+    opening_batch: int = 0,
+    fpu: float = 0.0,
+    reuse: bool = False,
+    opening_per_move: int = 0,
+) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
     path: the checkpoint: a run directory (its newest checkpoint), a checkpoints directory, or a .json file
@@ -313,7 +439,24 @@ def td(game: Game, path: str = "", *, depth: int = 1, width: int = 8, sims: int 
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     if symmetries:
         net = SymmetricValueNet(net, game.symmetries(), what="agent td.symmetries").eval()
-    return TDAgent(game, net, depth=depth, width=width, sims=sims,
-                   c_puct=c_puct, infoset=infoset, observer=observer, prior=prior, prior_depth=prior_depth,
-                   opening=opening, opening_sims=opening_sims, opening_net=opening_net, early=early, batch=batch,
-                   opening_batch=opening_batch, fpu=fpu, reuse=reuse, opening_per_move=opening_per_move)
+    return TDAgent(
+        game,
+        net,
+        depth=depth,
+        width=width,
+        sims=sims,
+        c_puct=c_puct,
+        infoset=infoset,
+        observer=observer,
+        prior=prior,
+        prior_depth=prior_depth,
+        opening=opening,
+        opening_sims=opening_sims,
+        opening_net=opening_net,
+        early=early,
+        batch=batch,
+        opening_batch=opening_batch,
+        fpu=fpu,
+        reuse=reuse,
+        opening_per_move=opening_per_move,
+    )

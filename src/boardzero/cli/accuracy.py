@@ -36,18 +36,30 @@ def accuracy(
     agents: list[str] = typer.Argument(..., help="Agent specs to score, e.g. random mcts:sims=400 az:runs/c4"),
     positions: int = checked(200, "--positions", "-n", help="Number of test positions to draw", minimum=1),
     seed: int = checked(0, "--seed", help="Seed of the position draw and of the agents", minimum=0),
-    min_ply: Optional[int] = checked(None, "--min-ply", help="Earliest ply of a test position (connect4: 10)",
-                                     minimum=0),
-    max_ply: Optional[int] = checked(None, "--max-ply", help="Latest ply of a test position (connect4: 32)",
-                                     minimum=0),
-    cache: Optional[Path] = typer.Option(None, "--cache", help="JSON file of solved positions: read if it exists, "
-                                                               "else written, so later runs skip the solving."),
-    per_group: Optional[int] = checked(None, "--per-group", help="Draw a test set of this many positions in each "
-                                       "phase x difficulty group instead of -n positions (see boardzero.eval.testset)",
-                                       minimum=1),
-    first: Optional[int] = checked(None, "--first", help="Score only the first N positions of the set (a subset for "
-                                   "slow agents; a set drawn with --per-group is stored in the order drawn, so a "
-                                   "prefix holds the phases in about equal parts)", minimum=1),
+    min_ply: Optional[int] = checked(
+        None, "--min-ply", help="Earliest ply of a test position (connect4: 10)", minimum=0
+    ),
+    max_ply: Optional[int] = checked(None, "--max-ply", help="Latest ply of a test position (connect4: 32)", minimum=0),
+    cache: Optional[Path] = typer.Option(
+        None,
+        "--cache",
+        help="JSON file of solved positions: read if it exists, else written, so later runs skip the solving.",
+    ),
+    per_group: Optional[int] = checked(
+        None,
+        "--per-group",
+        help="Draw a test set of this many positions in each "
+        "phase x difficulty group instead of -n positions (see boardzero.eval.testset)",
+        minimum=1,
+    ),
+    first: Optional[int] = checked(
+        None,
+        "--first",
+        help="Score only the first N positions of the set (a subset for "
+        "slow agents; a set drawn with --per-group is stored in the order drawn, so a "
+        "prefix holds the phases in about equal parts)",
+        minimum=1,
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON object."),
 ) -> None:
     """Share of test positions where each agent's move keeps the best achievable result.
@@ -68,11 +80,19 @@ def accuracy(
         test_positions = _draw_test_set(console, the_game, per_group, seed, cache)
     else:
         with progress_bar(console, f"drawing and solving {game} positions", positions, "positions") as advance:
-            test_positions = sample_positions(the_game, positions, np.random.default_rng(seed), min_ply=min_ply,
-                                              max_ply=max_ply, on_position=lambda _: advance())
+            test_positions = sample_positions(
+                the_game,
+                positions,
+                np.random.default_rng(seed),
+                min_ply=min_ply,
+                max_ply=max_ply,
+                on_position=lambda _: advance(),
+            )
         if len(test_positions) < positions:
-            console.print(f"found only {len(test_positions)} distinct {game} positions with a choice to make "
-                          f"(asked for {positions})")
+            console.print(
+                f"found only {len(test_positions)} distinct {game} positions with a choice to make "
+                f"(asked for {positions})"
+            )
         if cache is not None:
             save_positions(cache, the_game, test_positions)
     if first is not None:
@@ -82,12 +102,23 @@ def accuracy(
     results = []
     for spec in agents:
         with progress_bar(console, f"scoring {spec}", len(test_positions), "positions") as advance:
-            results.append(move_accuracy(spec, the_game, test_positions, np.random.default_rng(seed),
-                                         on_position=lambda *_: advance()))
+            results.append(
+                move_accuracy(
+                    spec, the_game, test_positions, np.random.default_rng(seed), on_position=lambda *_: advance()
+                )
+            )
     expected_random = expected_random_accuracy(test_positions)
     if as_json:
-        print(json.dumps({"game": game, "positions": len(test_positions), "expected_random": expected_random,
-                          "agents": [r.to_dict() for r in results]}))
+        print(
+            json.dumps(
+                {
+                    "game": game,
+                    "positions": len(test_positions),
+                    "expected_random": expected_random,
+                    "agents": [r.to_dict() for r in results],
+                }
+            )
+        )
         return
     table = Table(title=f"{game}: move accuracy vs the solver, {len(test_positions)} positions")
     table.add_column("agent", overflow="fold")
@@ -95,11 +126,18 @@ def accuracy(
         table.add_column(column, justify="right", no_wrap=True)
     for r in results:  # a position where every move loses has no choice, so it is never drawn
         cells = [f"{r.by_best[k][0]}/{r.by_best[k][1]}" if k in r.by_best else "-" for k in ("win", "draw")]
-        table.add_row(r.agent, f"{100 * r.accuracy:.1f}", f"{100 * r.interval[0]:.1f}–{100 * r.interval[1]:.1f}",
-                      f"{r.correct}/{r.positions}", *cells)
+        table.add_row(
+            r.agent,
+            f"{100 * r.accuracy:.1f}",
+            f"{100 * r.interval[0]:.1f}–{100 * r.interval[1]:.1f}",
+            f"{r.correct}/{r.positions}",
+            *cells,
+        )
     Console().print(table)
-    print(f"a uniformly random mover keeps the best result in {100 * expected_random:.1f} % of these positions "
-          "on average (the expectation of `random`'s accuracy)")
+    print(
+        f"a uniformly random mover keeps the best result in {100 * expected_random:.1f} % of these positions "
+        "on average (the expectation of `random`'s accuracy)"
+    )
     Console().print(_group_table(results))
 
 
@@ -135,11 +173,16 @@ def _draw_test_set(console: Console, game, per_group: int, seed: int, cache: Opt
         console.print(f"found only {len(test_positions)} of {total} positions (some groups are short)")
     if cache is not None:
         middle, end = PHASE_STARTS[game.name]
-        about = {"made_by": f"boardzero accuracy {game.name} ... --per-group {per_group} --seed {seed}",
-                 "method": "boardzero.eval.testset.draw_test_set", "per_group": per_group, "seed": seed,
-                 "ply_ranges": TESTSET_PLY_RANGES[game.name], "random_share": list(DEFAULT_RANDOM_SHARE),
-                 "phases": f"begin: plies 0-{middle - 1}, middle: {middle}-{end - 1}, end: {end}+",
-                 "difficulty": "hard: exactly one legal move keeps the best result; easy: more than half do; "
-                               "medium: the rest"}
+        about = {
+            "made_by": f"boardzero accuracy {game.name} ... --per-group {per_group} --seed {seed}",
+            "method": "boardzero.eval.testset.draw_test_set",
+            "per_group": per_group,
+            "seed": seed,
+            "ply_ranges": TESTSET_PLY_RANGES[game.name],
+            "random_share": list(DEFAULT_RANDOM_SHARE),
+            "phases": f"begin: plies 0-{middle - 1}, middle: {middle}-{end - 1}, end: {end}+",
+            "difficulty": "hard: exactly one legal move keeps the best result; easy: more than half do; "
+            "medium: the rest",
+        }
         save_positions(cache, game, test_positions, about=about)
     return test_positions

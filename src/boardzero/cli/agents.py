@@ -19,6 +19,13 @@ def agents() -> None:
 
 def _agent_entry(name: str) -> tuple[str, list[OptionRow]]:
     info = describe_agent(name)
-    rows = [(f"<{o.name}>" if o.positional else o.name, o.type,
-             "(required)" if o.default is inspect.Parameter.empty else repr(o.default), o.doc) for o in info.options]
+    rows = [
+        (
+            f"<{o.name}>" if o.positional else o.name,
+            o.type,
+            "(required)" if o.default is inspect.Parameter.empty else repr(o.default),
+            o.doc,
+        )
+        for o in info.options
+    ]
     return info.summary, rows

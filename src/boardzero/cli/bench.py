@@ -22,7 +22,9 @@ def bench_dir() -> Path:
 
 def bench(
     ctx: typer.Context,
-    name: Optional[str] = typer.Argument(None, help="Benchmark to run (file name under bench/ without .py); all if omitted."),
+    name: Optional[str] = typer.Argument(
+        None, help="Benchmark to run (file name under bench/ without .py); all if omitted."
+    ),
     list_only: bool = typer.Option(False, "--list", help="List the benchmarks and exit."),
 ) -> None:
     """Run benchmarks side by side and print ratios; extra arguments go to the script (e.g. --json)."""

@@ -15,10 +15,12 @@ from boardzero.eval.paired import compare_records
 def compare(
     first: Path = typer.Argument(..., help="Records of the first agent's match (`boardzero arena ... --records`)."),
     second: Path = typer.Argument(..., help="Records of the same games with the second agent in its seats."),
-    agent_a: Optional[str] = typer.Option(None, "--agent-a", help="The first file's agent to compare (default: the "
-                                                                  "one the second file does not have)."),
-    agent_b: Optional[str] = typer.Option(None, "--agent-b", help="The second file's agent (default: the one the "
-                                                                  "first file does not have)."),
+    agent_a: Optional[str] = typer.Option(
+        None, "--agent-a", help="The first file's agent to compare (default: the one the second file does not have)."
+    ),
+    agent_b: Optional[str] = typer.Option(
+        None, "--agent-b", help="The second file's agent (default: the one the first file does not have)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Compare two agents game by game: each one's wins on the games both files hold, the games won by one
@@ -36,6 +38,8 @@ def compare(
         side = result[label]
         low, high = side["interval"]
         print(f"{label.upper()}: {side['agent']}  ({side['path']})")
-        print(f"   {side['wins']} wins: {100 * side['share']:.1f} % [{100 * low:.1f}, {100 * high:.1f}]; "
-              f"won by it only: {result['only_' + label]}")
+        print(
+            f"   {side['wins']} wins: {100 * side['share']:.1f} % [{100 * low:.1f}, {100 * high:.1f}]; "
+            f"won by it only: {result['only_' + label]}"
+        )
     print(f"game by game: {result['only_a']} against {result['only_b']}, z = {result['z']:.2f}")

@@ -13,20 +13,31 @@ from boardzero.eval.plots import win_rates_over_time
 
 
 def curve(
-    run: Path = typer.Argument(..., help="Training run directory (with checkpoints/step_<N>.json), or a curve "
-                               "JSON an earlier `curve` wrote (nothing is played then: its plot is redrawn)."),
+    run: Path = typer.Argument(
+        ...,
+        help="Training run directory (with checkpoints/step_<N>.json), or a curve "
+        "JSON an earlier `curve` wrote (nothing is played then: its plot is redrawn).",
+    ),
     against: list[str] = typer.Option(["random"], "--against", "-a", help="Opponent agent spec (repeatable)."),
     games: int = typer.Option(40, "--games", "-n", help="Games of each checkpoint against each opponent."),
-    checkpoints: int = typer.Option(6, "--checkpoints", "-c", help="At most this many checkpoints, spread over the run."),
-    agent_options: str = typer.Option("", "--agent-options", help="Options added to every checkpoint's agent, e.g. sims=32."),
+    checkpoints: int = typer.Option(
+        6, "--checkpoints", "-c", help="At most this many checkpoints, spread over the run."
+    ),
+    agent_options: str = typer.Option(
+        "", "--agent-options", help="Options added to every checkpoint's agent, e.g. sims=32."
+    ),
     seed: int = typer.Option(0, "--seed", help="Base seed; game i uses (seed, i)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: one per core)."),
     out: Optional[Path] = typer.Option(None, "--out", help="JSON file (default: RUN/curve.json)."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also draw the curve into this PNG."),
-    from_metrics: bool = typer.Option(False, "--from-metrics", help="Take the run's own periodic evaluations from "
-                                      "its metrics.jsonl instead of playing its checkpoints."),
-    beside: Optional[list[Path]] = typer.Option(None, "--beside", help="Another run's curve JSON drawn in the same "
-                                                "plot, e.g. to compare methods (repeatable)."),
+    from_metrics: bool = typer.Option(
+        False,
+        "--from-metrics",
+        help="Take the run's own periodic evaluations from its metrics.jsonl instead of playing its checkpoints.",
+    ),
+    beside: Optional[list[Path]] = typer.Option(
+        None, "--beside", help="Another run's curve JSON drawn in the same plot, e.g. to compare methods (repeatable)."
+    ),
 ) -> None:
     """Rate a run's checkpoints against fixed opponents and set the scores against training time (any method).
 
@@ -47,12 +58,15 @@ def curve(
     if from_metrics:
         points = metrics_curve(run)
     else:
-        points = checkpoint_curve(run, against, games=games, most=checkpoints, agent_options=agent_options,
-                                  seed=seed, workers=workers)
+        points = checkpoint_curve(
+            run, against, games=games, most=checkpoints, agent_options=agent_options, seed=seed, workers=workers
+        )
     path = save_curve(points, out or run / "curve.json", run)
     for p in points:
-        typer.echo(f"step {p.step:>8}  {p.train_seconds / 60:7.1f} min  vs {p.opponent:12} {p.wins:>4}/{p.games} "
-                   f"won  score {p.score:.3f}  95 % {p.ci95[0]:.3f}-{p.ci95[1]:.3f}")
+        typer.echo(
+            f"step {p.step:>8}  {p.train_seconds / 60:7.1f} min  vs {p.opponent:12} {p.wins:>4}/{p.games} "
+            f"won  score {p.score:.3f}  95 % {p.ci95[0]:.3f}-{p.ci95[1]:.3f}"
+        )
     typer.echo(f"wrote {path}")
     if plot is not None:
         from dataclasses import asdict

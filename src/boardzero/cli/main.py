@@ -14,7 +14,7 @@ from boardzero.core.errors import BoardzeroError
 app = typer.Typer(
     name="boardzero",
     help="Train agents for board games by self-play, pit them against each other, and play against them. "
-         "Seats count from 0 in every command and output (seat 0 moves first).",
+    "Seats count from 0 in every command and output (seat 0 moves first).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -42,8 +42,13 @@ app.command("bench", context_settings={"allow_extra_args": True, "ignore_unknown
 
 @app.callback()
 def _options(
-    version: bool = typer.Option(False, "--version", help="Print the boardzero version and exit.",
-                                 callback=lambda value: _print_version() if value else None, is_eager=True),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the boardzero version and exit.",
+        callback=lambda value: _print_version() if value else None,
+        is_eager=True,
+    ),
 ) -> None:
     """Options of the boardzero command itself."""
 
@@ -58,8 +63,9 @@ def main() -> None:
     try:
         app()
     except BoardzeroError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {type(exc).__name__}: {escape(str(exc))}", highlight=False,
-                                  soft_wrap=True)
+        Console(stderr=True).print(
+            f"[bold red]error:[/] {type(exc).__name__}: {escape(str(exc))}", highlight=False, soft_wrap=True
+        )
         sys.exit(2)
     except KeyboardInterrupt:
         Console(stderr=True).print("interrupted")

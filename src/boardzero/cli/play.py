@@ -60,8 +60,10 @@ class Picture:
 
     def show(self, parts: list[str], everything: bool = False) -> None:
         board, status = parts[:1], parts[1:]
-        text = [*(board if everything or board != self.shown[:1] else []),
-                *(status if everything or status != self.shown[1:] else [])]
+        text = [
+            *(board if everything or board != self.shown[:1] else []),
+            *(status if everything or status != self.shown[1:] else []),
+        ]
         self.shown = parts
         if text:
             self.out.write("\n".join(text) + "\n")
@@ -140,25 +142,38 @@ def in_columns(entries: list[str], width: int | None = None) -> str:
     cell = max(map(len, entries)) + 3
     columns = max(1, min(4, (width - 2) // cell))
     rows = -(-len(entries) // columns)
-    return "\n".join("  " + "".join(entries[c * rows + r].ljust(cell) for c in range(columns)
-                                     if c * rows + r < len(entries)).rstrip() for r in range(rows))
+    return "\n".join(
+        "  "
+        + "".join(entries[c * rows + r].ljust(cell) for c in range(columns) if c * rows + r < len(entries)).rstrip()
+        for r in range(rows)
+    )
 
 
 def play(
     game: str = typer.Argument("connect4", help="Game name (see `boardzero games`)."),
-    against: Optional[list[str]] = typer.Option(None, "--against", "-a",
-                                                help="Agent spec for the other seats (repeatable; the last fills the "
-                                                     "rest; see `boardzero agents`). Default: the game's shipped "
-                                                     "model (best) where one fits, else heuristic, else "
-                                                     "mcts:sims=400."),
+    against: Optional[list[str]] = typer.Option(
+        None,
+        "--against",
+        "-a",
+        help="Agent spec for the other seats (repeatable; the last fills the "
+        "rest; see `boardzero agents`). Default: the game's shipped "
+        "model (best) where one fits, else heuristic, else "
+        "mcts:sims=400.",
+    ),
     seat: int = typer.Option(0, "--seat", "-s", help="Your seat; seats count from 0, seat 0 moves first."),
     watch: bool = typer.Option(False, "--watch", help="Watch agents play every seat instead of playing."),
-    delay: Optional[float] = checked(None, "--delay", help=f"Seconds to pause after each move when watching "
-                                     f"(default: {WATCH_DELAY} on a terminal, 0 into a pipe or file)", minimum=0),
-    seed: Optional[int] = checked(None, "--seed", help="Seed for the setup and the dice (default: random)",
-                                  minimum=0),
+    delay: Optional[float] = checked(
+        None,
+        "--delay",
+        help=f"Seconds to pause after each move when watching "
+        f"(default: {WATCH_DELAY} on a terminal, 0 into a pipe or file)",
+        minimum=0,
+    ),
+    seed: Optional[int] = checked(None, "--seed", help="Seed for the setup and the dice (default: random)", minimum=0),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Game option KEY=VALUE (repeatable)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, where the game has that option."),
+    players: Optional[int] = typer.Option(
+        None, "--players", "-p", help="Number of players, where the game has that option."
+    ),
 ) -> None:
     """Play a game in the terminal against agents, e.g. `boardzero play connect4 --against mcts:sims=400`.
 

@@ -37,8 +37,16 @@ class RateColumn(ProgressColumn):
 
 def new_progress(console: Console, unit: str) -> Progress:
     """A bar with done/total ``unit``, their rate, time elapsed and time left."""
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
-               RateColumn(unit), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        RateColumn(unit),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
     return Progress(*columns, console=console, transient=False)
 
 
@@ -63,8 +71,7 @@ def still_running(console: Console, description: str) -> Iterator[None]:
     if not console.is_terminal:
         yield
         return
-    progress = Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=console,
-                        transient=True)
+    progress = Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(), console=console, transient=True)
     progress.add_task(description, total=None)
     with progress:
         yield

@@ -21,8 +21,10 @@ from boardzero.eval.records import read_records, record_game, replay as replay_r
 
 CLEAR = "\x1b[2J\x1b[H"
 RECENT = 10  # steps listed under the board
-HELP = ("enter/n: next step   b: back   t: next turn of another player   NUMBER: go to step   "
-        "s/e: start/end   r [STEPS/S]: run to the end   q: quit")
+HELP = (
+    "enter/n: next step   b: back   t: next turn of another player   NUMBER: go to step   "
+    "s/e: start/end   r [STEPS/S]: run to the end   q: quit"
+)
 
 
 class Replay:
@@ -64,7 +66,7 @@ class Replay:
 
     def screen(self, step: int) -> str:
         """The position after ``step`` steps, with the steps that led to it."""
-        recent = self.lines[max(0, step - RECENT):step]
+        recent = self.lines[max(0, step - RECENT) : step]
         status = self.result() if step == self.steps else f"step {step} of {self.steps}"
         return "\n".join([self.header(), self.positions[step].render(), *recent, status])
 

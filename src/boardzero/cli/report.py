@@ -12,10 +12,15 @@ from boardzero.eval.report import report as make_report
 
 
 def report(
-    target: Path = typer.Argument(..., help="A training run directory, a tournament file (.json) or a records "
-                                            "file (.jsonl)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Folder for the PNGs and report.md (default: RUN/report, "
-                                                           "FILE_report beside a tournament file, FILE_games beside a records file)."),
+    target: Path = typer.Argument(
+        ..., help="A training run directory, a tournament file (.json) or a records file (.jsonl)."
+    ),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        help="Folder for the PNGs and report.md (default: RUN/report, "
+        "FILE_report beside a tournament file, FILE_games beside a records file).",
+    ),
     anchor: Optional[str] = ANCHOR_OPTION,
     interval: str = INTERVAL_OPTION,
 ) -> None:

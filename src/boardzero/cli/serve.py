@@ -35,40 +35,70 @@ def _check_port_free(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            raise ConfigError("--port", f"cannot listen on {host}:{port} ({exc.strerror}); choose another port "
-                                        f"with --port (make play PORT=8001)") from None
+            raise ConfigError(
+                "--port",
+                f"cannot listen on {host}:{port} ({exc.strerror}); choose another port "
+                f"with --port (make play PORT=8001)",
+            ) from None
 
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (127.0.0.1: this machine only)."),
     port: int = typer.Option(8000, "--port", "-p", help="TCP port."),
-    db: Optional[Path] = typer.Option(None, "--db", help="SQLite file keeping the games (default: "
-                                                         "$XDG_DATA_HOME/boardzero/games.sqlite)."),
-    max_games: int = typer.Option(32, "--max-games", help="Live games at once (ended games do not count); one more "
-                                  "is refused."),
+    db: Optional[Path] = typer.Option(
+        None, "--db", help="SQLite file keeping the games (default: $XDG_DATA_HOME/boardzero/games.sqlite)."
+    ),
+    max_games: int = typer.Option(
+        32, "--max-games", help="Live games at once (ended games do not count); one more is refused."
+    ),
     max_body: int = typer.Option(16_384, "--max-body", help="Largest request body in bytes."),
     delay: float = typer.Option(0.6, "--delay", help="Default seconds before each agent move (adjustable per game)."),
-    opponent: Optional[list[str]] = typer.Option(None, "--opponent", help="Agent proposed for the other seats: "
-                                                 "GAME=SPEC (e.g. catan=heuristic), repeatable; default: the shipped "
-                                                 "model, else heuristic, else mcts."),
-    hint_agent: Optional[list[str]] = typer.Option(None, "--hint-agent", help="Agent for hints: SPEC or GAME=SPEC, "
-                                                   "'off' for none; default: the shipped model, else mcts:sims=200."),
+    opponent: Optional[list[str]] = typer.Option(
+        None,
+        "--opponent",
+        help="Agent proposed for the other seats: "
+        "GAME=SPEC (e.g. catan=heuristic), repeatable; default: the shipped "
+        "model, else heuristic, else mcts.",
+    ),
+    hint_agent: Optional[list[str]] = typer.Option(
+        None,
+        "--hint-agent",
+        help="Agent for hints: SPEC or GAME=SPEC, 'off' for none; default: the shipped model, else mcts:sims=200.",
+    ),
     workers: int = typer.Option(2, "--workers", help="Worker processes computing agents' moves and hints."),
-    records: Optional[list[Path]] = typer.Option(None, "--records", help="JSON-lines file of game records to "
-                                                 "offer for replay (repeatable)."),
-    idle_minutes: float = typer.Option(60.0, "--idle-minutes", help="A live game with no move for this long ends "
-                                       "as expired (checked every minute and at start)."),
-    max_sims: int = typer.Option(5000, "--max-sims", help="Most simulations per move a requested agent may search "
-                                 "(sims, opening_sims; sims x rollouts for mcts); more is refused at create."),
-    max_depth: int = typer.Option(4, "--max-depth", help="Most decisions deep a requested agent may plan (depth, "
-                                  "prior_depth)."),
-    max_width: int = typer.Option(64, "--max-width", help="Most positions a requested agent may keep per planning "
-                                  "step (width)."),
-    move_seconds: float = typer.Option(60.0, "--move-seconds", help="Longest an agent may think about one move or "
-                                       "hint; past it the move is stopped and a random legal move played (logged)."),
-    models: Optional[list[Path]] = typer.Option(None, "--models", help="Directory that agents named by a path "
-                                                "(az:PATH, td:PATH ...) may load from, besides the shipped models "
-                                                "(repeatable); any other path is refused unopened."),
+    records: Optional[list[Path]] = typer.Option(
+        None, "--records", help="JSON-lines file of game records to offer for replay (repeatable)."
+    ),
+    idle_minutes: float = typer.Option(
+        60.0,
+        "--idle-minutes",
+        help="A live game with no move for this long ends as expired (checked every minute and at start).",
+    ),
+    max_sims: int = typer.Option(
+        5000,
+        "--max-sims",
+        help="Most simulations per move a requested agent may search "
+        "(sims, opening_sims; sims x rollouts for mcts); more is refused at create.",
+    ),
+    max_depth: int = typer.Option(
+        4, "--max-depth", help="Most decisions deep a requested agent may plan (depth, prior_depth)."
+    ),
+    max_width: int = typer.Option(
+        64, "--max-width", help="Most positions a requested agent may keep per planning step (width)."
+    ),
+    move_seconds: float = typer.Option(
+        60.0,
+        "--move-seconds",
+        help="Longest an agent may think about one move or "
+        "hint; past it the move is stopped and a random legal move played (logged).",
+    ),
+    models: Optional[list[Path]] = typer.Option(
+        None,
+        "--models",
+        help="Directory that agents named by a path "
+        "(az:PATH, td:PATH ...) may load from, besides the shipped models "
+        "(repeatable); any other path is refused unopened.",
+    ),
 ) -> None:
     """Serve the web page: play Catan, Connect 4 and the other games against any agent, watch and replay."""
     try:
@@ -77,13 +107,29 @@ def serve(
         from boardzero.web.app import create_app
         from boardzero.web.config import ServerConfig
     except ImportError as exc:
-        raise ConfigError("serve", f"the web extra is not installed ({exc.name} is missing): "
-                                   "pip install 'boardzero[web]' (make install does it)") from None
-    config = ServerConfig(host=host, port=port, db=db, max_active_games=max_games, max_body_bytes=max_body,
-                          bot_delay=delay, opponents=_per_game(opponent, "--opponent"),
-                          hint_agent=_per_game(hint_agent, "--hint-agent"), workers=workers, records=records,
-                          idle_minutes=idle_minutes, max_sims=max_sims, max_depth=max_depth, max_width=max_width,
-                          move_seconds=move_seconds, models=models)
+        raise ConfigError(
+            "serve",
+            f"the web extra is not installed ({exc.name} is missing): "
+            "pip install 'boardzero[web]' (make install does it)",
+        ) from None
+    config = ServerConfig(
+        host=host,
+        port=port,
+        db=db,
+        max_active_games=max_games,
+        max_body_bytes=max_body,
+        bot_delay=delay,
+        opponents=_per_game(opponent, "--opponent"),
+        hint_agent=_per_game(hint_agent, "--hint-agent"),
+        workers=workers,
+        records=records,
+        idle_minutes=idle_minutes,
+        max_sims=max_sims,
+        max_depth=max_depth,
+        max_width=max_width,
+        move_seconds=move_seconds,
+        models=models,
+    )
     _check_port_free(host, port)
     app = create_app(config)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

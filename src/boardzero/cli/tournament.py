@@ -29,20 +29,29 @@ from boardzero.eval.report import Table as Rows, matrix_rows, standings_rows
 from boardzero.eval.tournament import Entrant, Tournament, run_tournament
 
 ANCHOR_OPTION = typer.Option(None, "--anchor", help="Agent rated 0 (default: random if it plays, else the first).")
-INTERVAL_OPTION = typer.Option("bootstrap", "--interval",
-                               help=f"How the 95 % rating intervals are found: {' or '.join(INTERVALS)}.")
+INTERVAL_OPTION = typer.Option(
+    "bootstrap", "--interval", help=f"How the 95 % rating intervals are found: {' or '.join(INTERVALS)}."
+)
 RECORDS_OPTION = typer.Option(None, "--records", help="Append every new game's record to this JSON-lines file.")
-OPENING_OPTION = typer.Option(0, "--opening-plies", help="Random moves that open every game (shared by the games "
-                                                         "of one seat rotation), so deterministic agents vary.")
+OPENING_OPTION = typer.Option(
+    0,
+    "--opening-plies",
+    help="Random moves that open every game (shared by the games of one seat rotation), so deterministic agents vary.",
+)
 
 
 def tournament(
     game: str = typer.Argument(..., help="Game name (see `boardzero games`)."),
     agents: list[str] = typer.Argument(..., help="Agent specs, each named once."),
-    games: int = typer.Option(20, "--games", "-n", help="Games per lineup (each pair of agents; in games of "
-                                                        "more players, each set of players)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Tournament file (JSON); games already in it are kept "
-                                                           "and not played again."),
+    games: int = typer.Option(
+        20,
+        "--games",
+        "-n",
+        help="Games per lineup (each pair of agents; in games of more players, each set of players).",
+    ),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Tournament file (JSON); games already in it are kept and not played again."
+    ),
     records: Optional[Path] = RECORDS_OPTION,
     anchor: Optional[str] = ANCHOR_OPTION,
     interval: str = INTERVAL_OPTION,
@@ -61,22 +70,41 @@ def tournament(
     Example: boardzero tournament connect4 random greedy mcts:sims=200 -n 40 --out c4.json
     """
     entrants = [Entrant(spec, spec) for spec in agents]
-    result = _play(lambda **kw: run_tournament(game, entrants, games_per_lineup=games, seed=seed, workers=workers,
-                                               opening_plies=opening_plies, options=parse_game_options(option, players),
-                                               out=out, records=records, backend=check_backend(backend),
-                                               address=ray_address, **kw), f"{game} tournament")
+    result = _play(
+        lambda **kw: run_tournament(
+            game,
+            entrants,
+            games_per_lineup=games,
+            seed=seed,
+            workers=workers,
+            opening_plies=opening_plies,
+            options=parse_game_options(option, players),
+            out=out,
+            records=records,
+            backend=check_backend(backend),
+            address=ray_address,
+            **kw,
+        ),
+        f"{game} tournament",
+    )
     _finish(result, out, anchor, interval, as_json)
 
 
 def ratings(
     run: Path = typer.Argument(..., help="Training run directory (with checkpoints/step_<N>.json)."),
     games: int = typer.Option(20, "--games", "-n", help="Games per lineup."),
-    against: Optional[list[str]] = typer.Option(None, "--against", "-a", help="Fixed agents to rate the "
-                                                "checkpoints against (repeatable; default: random)."),
-    checkpoints: int = typer.Option(8, "--checkpoints", "-c", help="At most this many checkpoints, evenly "
-                                                                   "spread over the run (first and last included)."),
-    agent_options: str = typer.Option("", "--agent-options", help="Options added to every checkpoint's agent "
-                                                                  "spec, e.g. sims=50 or greedy."),
+    against: Optional[list[str]] = typer.Option(
+        None, "--against", "-a", help="Fixed agents to rate the checkpoints against (repeatable; default: random)."
+    ),
+    checkpoints: int = typer.Option(
+        8,
+        "--checkpoints",
+        "-c",
+        help="At most this many checkpoints, evenly spread over the run (first and last included).",
+    ),
+    agent_options: str = typer.Option(
+        "", "--agent-options", help="Options added to every checkpoint's agent spec, e.g. sims=50 or greedy."
+    ),
     opening_plies: int = OPENING_OPTION,
     out: Optional[Path] = typer.Option(None, "--out", help=f"Tournament file (default: RUN/{RATINGS_FILE})."),
     records: Optional[Path] = RECORDS_OPTION,
@@ -94,10 +122,24 @@ def ratings(
     Example: boardzero ratings runs/ttt -n 20 --agent-options sims=16
     """
     out = out or run / RATINGS_FILE
-    result = _play(lambda **kw: rate_run(run, games_per_lineup=games, against=against, most=checkpoints,
-                                         agent_options=agent_options, seed=seed, opening_plies=opening_plies,
-                                         workers=workers, out=out, records=records,
-                                         backend=check_backend(backend), address=ray_address, **kw), f"ratings of {run}")
+    result = _play(
+        lambda **kw: rate_run(
+            run,
+            games_per_lineup=games,
+            against=against,
+            most=checkpoints,
+            agent_options=agent_options,
+            seed=seed,
+            opening_plies=opening_plies,
+            workers=workers,
+            out=out,
+            records=records,
+            backend=check_backend(backend),
+            address=ray_address,
+            **kw,
+        ),
+        f"ratings of {run}",
+    )
     _finish(result, out, anchor, interval, as_json)
 
 
@@ -135,11 +177,18 @@ def print_tournament(result: Tournament, ratings: Ratings) -> None:
     if result.options:
         console.print("options: " + ", ".join(f"{k}={v}" for k, v in result.options.items()), highlight=False)
     games = result.current_games()
-    console.print(_table(standings_rows(result, ratings),
-                         f"{result.game}: {len(games)} games, {result.games_per_lineup} per lineup, seats rotated"
-                         + (f", {result.opening_plies} random opening plies" if result.opening_plies else "")))
-    console.print(f"ratings: Bradley-Terry on the Elo scale, {ratings.anchor} = 0, 95 % {ratings.interval} "
-                  "intervals; multiplayer games count as pairwise outcomes", highlight=False)
+    console.print(
+        _table(
+            standings_rows(result, ratings),
+            f"{result.game}: {len(games)} games, {result.games_per_lineup} per lineup, seats rotated"
+            + (f", {result.opening_plies} random opening plies" if result.opening_plies else ""),
+        )
+    )
+    console.print(
+        f"ratings: Bradley-Terry on the Elo scale, {ratings.anchor} = 0, 95 % {ratings.interval} "
+        "intervals; multiplayer games count as pairwise outcomes",
+        highlight=False,
+    )
     console.print(_table(matrix_rows(result), "mean reward, row against column"))
     figures = collect(g.facts for g in games)
     if figures.per_game or figures.winners:  # the game reports figures of its own (Catan: points, turns, dice)

@@ -40,8 +40,9 @@ class Symmetry:
         return int(np.flatnonzero(self.actions == action)[0])
 
 
-def grid_symmetry(name: str, observation_spec: dict[str, tuple[int, ...]], grid: tuple[int, int],
-                  transform, action_grid: bool = True) -> Symmetry:
+def grid_symmetry(
+    name: str, observation_spec: dict[str, tuple[int, ...]], grid: tuple[int, int], transform, action_grid: bool = True
+) -> Symmetry:
     """A symmetry of a game on a rows x cols grid, from ``transform`` of a [rows, cols] array of indices
     (``np.fliplr``, ``np.rot90``, ...): observations whose last two dims (or whose flat layout of planes)
     are that grid are transformed plane by plane; actions are the grid cells (``action_grid``) or its columns."""
@@ -128,7 +129,9 @@ class Game(abc.ABC):
         if record.get("game") != self.name:
             raise ConfigError("record.game", f"record is for game {record.get('game')!r}, not {self.name!r}")
         if record.get("options", {}) != self.options_dict():
-            raise ConfigError("record.options", f"record options {record.get('options')} differ from {self.options_dict()}")
+            raise ConfigError(
+                "record.options", f"record options {record.get('options')} differ from {self.options_dict()}"
+            )
         actions = record.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
             raise ConfigError("record.actions", "expected a list of integer action ids")
@@ -172,8 +175,13 @@ class State(abc.ABC):
         legal = self.legal_actions()
         if len(legal) == 0:
             player = self.current_player
-            where = ("a chance node: draw its outcome with sample_chance(state, rng)" if player == CHANCE else
-                     "the end of the game" if player == TERMINAL else f"seat {player}'s turn without a legal move")
+            where = (
+                "a chance node: draw its outcome with sample_chance(state, rng)"
+                if player == CHANCE
+                else "the end of the game"
+                if player == TERMINAL
+                else f"seat {player}'s turn without a legal move"
+            )
             raise ValueError(f"random_action needs a seat to move with a legal move; this is {where}")
         return int(legal[int(rng.random() * len(legal))])
 
@@ -202,9 +210,7 @@ class State(abc.ABC):
             if not 0 <= action < self.game.num_actions:
                 raise IllegalActionError(action, f"action ids are 0..{self.game.num_actions - 1}")
             if not self.legal_mask()[action]:
-                raise IllegalActionError(
-                    action, self.illegal_reason(action), name=self.game.action_name(action)
-                )
+                raise IllegalActionError(action, self.illegal_reason(action), name=self.game.action_name(action))
         self._apply(action)
         self.history.append(action)
 
@@ -272,6 +278,7 @@ class State(abc.ABC):
         """``render`` in parts: the board first, then status parts (a terminal redraws the board only when it
         changed). One part by default."""
         return [self.render(seat, color=color)]
+
     def last_seen_by(self) -> tuple[int, ...] | None:
         """The seats that may know the last applied entry of the history (None: every seat); derived from
         ``public_history`` by default, which games with long histories can answer faster."""

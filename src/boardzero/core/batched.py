@@ -71,8 +71,10 @@ class StateBatch:
         self.num_envs = check_batch_size(batch_size)
         self.observation_key = observation_key or next(iter(game.observation_spec))
         if self.observation_key not in game.observation_spec:
-            raise ConfigError("observation_key", f"{game.name} has no {self.observation_key!r} observation; "
-                                                 f"it has: {', '.join(game.observation_spec)}")
+            raise ConfigError(
+                "observation_key",
+                f"{game.name} has no {self.observation_key!r} observation; it has: {', '.join(game.observation_spec)}",
+            )
         self.seed = int(seed)
         shape = game.observation_spec[self.observation_key]
         self.obs = np.zeros((self.num_envs, *shape), np.float32)  # [B, *shape]
@@ -135,16 +137,20 @@ class StateBatch:
         return self.masks, self.obs, self.seats, self.rewards, self.done
 
     def afterstates(self, rows: np.ndarray) -> Afterstates:
-        parts = [afterstates_of(self.states[i], int(self.seats[i]), self.observation_key, row=int(i))
-                 for i in np.asarray(rows, np.int64)]
+        parts = [
+            afterstates_of(self.states[i], int(self.seats[i]), self.observation_key, row=int(i))
+            for i in np.asarray(rows, np.int64)
+        ]
         if not parts:
             return afterstates_of(None, 0, self.observation_key, game=self.game)
-        return Afterstates(*(np.concatenate([getattr(p, f.name) for p in parts])
-                             for f in dataclasses.fields(Afterstates)))
+        return Afterstates(
+            *(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Afterstates))
+        )
 
 
-def afterstates_of(state: State | None, seat: int, observation_key: str, *, row: int = 0,
-                   game: Game | None = None) -> Afterstates:
+def afterstates_of(
+    state: State | None, seat: int, observation_key: str, *, row: int = 0, game: Game | None = None
+) -> Afterstates:
     """The position after each legal move of ``state``, as ``seat`` sees it (``row`` fills ``Afterstates.row``).
 
     Search and agents call it on a state drawn by ``SeatView.sample_state``, never on the true state.
@@ -159,9 +165,13 @@ def afterstates_of(state: State | None, seat: int, observation_key: str, *, row:
         if game is None:
             raise ValueError("afterstates_of needs a state or, without one, the game")
         shape = game.observation_spec[observation_key]
-        return Afterstates(obs=np.zeros((0, *shape), np.float32), row=np.zeros(0, np.int64),
-                           action=np.zeros(0, np.int64), terminal=np.zeros(0, np.bool_),
-                           returns=np.zeros((0, game.num_players), np.float64))
+        return Afterstates(
+            obs=np.zeros((0, *shape), np.float32),
+            row=np.zeros(0, np.int64),
+            action=np.zeros(0, np.int64),
+            terminal=np.zeros(0, np.bool_),
+            returns=np.zeros((0, game.num_players), np.float64),
+        )
     game = game or state.game
     shape = game.observation_spec[observation_key]
     legal = state.legal_actions()
@@ -175,5 +185,10 @@ def afterstates_of(state: State | None, seat: int, observation_key: str, *, row:
         if after.is_terminal():
             terminal[k] = True
             returns[k] = after.returns()
-    return Afterstates(obs=obs, row=np.full(len(legal), row, np.int64), action=np.asarray(legal, np.int64),
-                       terminal=terminal, returns=returns)
+    return Afterstates(
+        obs=obs,
+        row=np.full(len(legal), row, np.int64),
+        action=np.asarray(legal, np.int64),
+        terminal=terminal,
+        returns=returns,
+    )

@@ -19,8 +19,9 @@ class ConformanceError(AssertionError):
     pass
 
 
-def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int = 100_000,
-               deep_every: int = 7) -> dict:
+def check_game(
+    game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int = 100_000, deep_every: int = 7
+) -> dict:
     """Play ``num_games`` random games and check every rule; returns simple statistics.
 
     Expensive checks (clone independence, hidden-information, illegal actions)
@@ -51,8 +52,12 @@ def check_game(game: Game, *, num_games: int = 10, seed: int = 0, max_steps: int
         _check_record_replay(game, state)
         _check_symmetries(game, state)
         lengths.append(steps)
-    return {"games": num_games, "mean_length": float(np.mean(lengths)), "min_length": int(min(lengths)),
-            "max_length": int(max(lengths))}
+    return {
+        "games": num_games,
+        "mean_length": float(np.mean(lengths)),
+        "min_length": int(min(lengths)),
+        "max_length": int(max(lengths)),
+    }
 
 
 def _check_symmetries(game: Game, final: State) -> None:
@@ -124,8 +129,10 @@ def _check_chance_lookup(state: State, outcomes: list[tuple[int, float]]) -> Non
     draws = np.concatenate([[0.0], edges[:-1], np.nextafter(edges[:-1], 0.0), (edges - probs / 2)])
     for u in draws[(draws >= 0.0) & (draws < 1.0)]:
         if state.chance_outcome_at(float(u)) != chance_outcome_by_table(outcomes, float(u)):
-            _fail(f"chance_outcome_at({float(u)!r}) = {state.chance_outcome_at(float(u))}, but the "
-                  f"probabilities {outcomes} pick {chance_outcome_by_table(outcomes, float(u))}")
+            _fail(
+                f"chance_outcome_at({float(u)!r}) = {state.chance_outcome_at(float(u))}, but the "
+                f"probabilities {outcomes} pick {chance_outcome_by_table(outcomes, float(u))}"
+            )
 
 
 def _check_random_action(state: State, mask: np.ndarray, draws: int = 4) -> None:
@@ -182,8 +189,10 @@ def _check_hidden_information(game: Game, state: State, rng: np.random.Generator
         theirs = sampled.observe(seat)
         for key in ours:
             if not np.array_equal(ours[key], theirs[key]):
-                _fail(f"seat {seat}: observation {key!r} changed when only hidden information changed "
-                      "(sample_hidden state differs in what the seat can see, or observe leaks hidden cards)")
+                _fail(
+                    f"seat {seat}: observation {key!r} changed when only hidden information changed "
+                    "(sample_hidden state differs in what the seat can see, or observe leaks hidden cards)"
+                )
         if sampled.current_player != state.current_player:
             _fail(f"seat {seat}: sample_hidden changed the player to move")
         if not np.array_equal(sampled.legal_mask(), state.legal_mask()) and state.current_player == seat:
@@ -193,8 +202,10 @@ def _check_hidden_information(game: Game, state: State, rng: np.random.Generator
         for viewer in (seat, None):
             if sampled.public_view(viewer) != state.public_view(viewer):
                 who = "a spectator" if viewer is None else f"seat {seat}"
-                _fail(f"{who}: public_view changed when only what seat {seat} cannot know changed "
-                      "(public_view leaks hidden cards)")
+                _fail(
+                    f"{who}: public_view changed when only what seat {seat} cannot know changed "
+                    "(public_view leaks hidden cards)"
+                )
 
 
 def _check_last_seen_by(game: Game, state: State) -> None:

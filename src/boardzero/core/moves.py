@@ -43,8 +43,9 @@ class MoveNames:
         self.view = view
         self.legal = {int(a) for a in view.legal_actions}
         self.names = {a: view.action_name(a) for a in range(view.game.num_actions)}
-        self.keys = {a: {canonical(self.names[a])} | {canonical(alias) for alias in view.action_aliases(a)}
-                     for a in self.names}
+        self.keys = {
+            a: {canonical(self.names[a])} | {canonical(alias) for alias in view.action_aliases(a)} for a in self.names
+        }
 
     def label(self, action: int) -> str:
         return f"{action}: {self.names[action]}"
@@ -67,8 +68,9 @@ class MoveNames:
             if len(found) == 1:
                 return MoveMatch(None, self._not_legal(found[0]) + self._did_you_mean(key))
             if found:
-                return MoveMatch(None, f"none of the {len(found)} moves named {text!r}... is legal now"
-                                       + self._did_you_mean(key))
+                return MoveMatch(
+                    None, f"none of the {len(found)} moves named {text!r}... is legal now" + self._did_you_mean(key)
+                )
         return MoveMatch(None, f"{text!r} is not a move here" + self._did_you_mean(key))
 
     def _by_number(self, action: int) -> MoveMatch:

@@ -110,9 +110,7 @@ def make(name: str, **options: Any) -> Game:
     values = {}
     for key, value in options.items():
         if key not in allowed:
-            raise ConfigError(
-                f"{name}.{key}", f"unknown option; allowed: {', '.join(sorted(allowed)) or '(none)'}"
-            )
+            raise ConfigError(f"{name}.{key}", f"unknown option; allowed: {', '.join(sorted(allowed)) or '(none)'}")
         values[key] = coerce(f"{name}.{key}", value, hints[key])
     try:
         opts = cls.Options(**values)

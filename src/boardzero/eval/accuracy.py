@@ -117,11 +117,18 @@ class AccuracyResult:
         return wilson_interval(*self.by_group[key])
 
     def to_dict(self) -> dict:
-        return {"agent": self.agent, "positions": self.positions, "correct": self.correct,
-                "accuracy": self.accuracy, "interval": list(self.interval),
-                "by_best": {k: list(v) for k, v in self.by_best.items()},
-                "by_group": {k: {"correct": c, "positions": n, "accuracy": c / n,
-                                 "interval": list(self.group_interval(k))} for k, (c, n) in self.by_group.items()}}
+        return {
+            "agent": self.agent,
+            "positions": self.positions,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "interval": list(self.interval),
+            "by_best": {k: list(v) for k, v in self.by_best.items()},
+            "by_group": {
+                k: {"correct": c, "positions": n, "accuracy": c / n, "interval": list(self.group_interval(k))}
+                for k, (c, n) in self.by_group.items()
+            },
+        }
 
 
 def check_solved(game: Game) -> None:
@@ -130,10 +137,18 @@ def check_solved(game: Game) -> None:
         raise ConfigError("game", f"move accuracy needs an exact solver; solved games: {', '.join(SOLVED_GAMES)}")
 
 
-def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_ply: int | None = None,
-                     max_ply: int | None = None, random_share: float = 0.5, require_choice: bool = True,
-                     max_tries: int | None = None,
-                     on_position: Callable[[Position], None] | None = None) -> list[Position]:
+def sample_positions(
+    game: Game,
+    count: int,
+    rng: np.random.Generator,
+    *,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    random_share: float = 0.5,
+    require_choice: bool = True,
+    max_tries: int | None = None,
+    on_position: Callable[[Position], None] | None = None,
+) -> list[Position]:
     """``count`` distinct solved positions from varied games (see the module docstring); fewer when the
     tries run out first. ``on_position`` is called with each position kept."""
     check_solved(game)
@@ -162,8 +177,7 @@ def sample_positions(game: Game, count: int, rng: np.random.Generator, *, min_pl
     return positions
 
 
-def play_to_ply(game: Game, ply: int, greedy: Agent, random_share: float,
-                rng: np.random.Generator) -> list[int] | None:
+def play_to_ply(game: Game, ply: int, greedy: Agent, random_share: float, rng: np.random.Generator) -> list[int] | None:
     """The moves of a game played to ``ply``, each uniformly random with probability ``random_share``, else
     ``greedy``'s; None when the game ends first."""
     state = game.new_state()
@@ -179,8 +193,14 @@ def play_to_ply(game: Game, ply: int, greedy: Agent, random_share: float,
     return list(state.history)
 
 
-def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position], rng: np.random.Generator | None = None,
-                  *, on_position: Callable[[int, bool], None] | None = None) -> AccuracyResult:
+def move_accuracy(
+    agent: str | Agent,
+    game: Game,
+    positions: Sequence[Position],
+    rng: np.random.Generator | None = None,
+    *,
+    on_position: Callable[[int, bool], None] | None = None,
+) -> AccuracyResult:
     """Share of ``positions`` where ``agent``'s move keeps the best achievable result."""
     check_solved(game)
     if not positions:
@@ -209,10 +229,14 @@ def move_accuracy(agent: str | Agent, game: Game, positions: Sequence[Position],
             counts[1] += 1
         if on_position is not None:
             on_position(index, good)
-    return AccuracyResult(agent=getattr(agent, "spec", repr(agent)), positions=len(positions), correct=correct,
-                          interval=wilson_interval(correct, len(positions)),
-                          by_best={k: (v[0], v[1]) for k, v in by_best.items() if v[1]},
-                          by_group={k: (v[0], v[1]) for k, v in by_group.items()})
+    return AccuracyResult(
+        agent=getattr(agent, "spec", repr(agent)),
+        positions=len(positions),
+        correct=correct,
+        interval=wilson_interval(correct, len(positions)),
+        by_best={k: (v[0], v[1]) for k, v in by_best.items() if v[1]},
+        by_group={k: (v[0], v[1]) for k, v in by_group.items()},
+    )
 
 
 def expected_random_accuracy(positions: Sequence[Position]) -> float:
@@ -222,16 +246,21 @@ def expected_random_accuracy(positions: Sequence[Position]) -> float:
     return float(np.mean(shares)) if shares else float("nan")
 
 
-def save_positions(path: str | Path, game: Game, positions: Sequence[Position], *,
-                   about: dict | None = None) -> None:
+def save_positions(path: str | Path, game: Game, positions: Sequence[Position], *, about: dict | None = None) -> None:
     """Write a position set as JSON (atomically): each position's history, solved move values, phase and
     difficulty (the labels are for readers; scoring recomputes them), and ``about`` (how the set
     was made) when given."""
     records = []
     for position in positions:
         phase, difficulty = position_group(game.name, position)
-        records.append({"history": position.history, "values": [int(v) for v in position.values],
-                        "phase": phase, "difficulty": difficulty})
+        records.append(
+            {
+                "history": position.history,
+                "values": [int(v) for v in position.values],
+                "phase": phase,
+                "difficulty": difficulty,
+            }
+        )
     head = json.dumps({"game": game.name, **({"about": about} if about else {})})[:-1]
     lines = ",\n".join(json.dumps(record) for record in records)  # one position a line: readable diffs
     atomic_write_bytes(Path(path), f'{head}, "positions": [\n{lines}\n]}}\n'.encode())
@@ -245,5 +274,4 @@ def load_positions(path: str | Path, game: Game) -> list[Position]:
         raise ConfigError("positions", f"cannot read {path}: {exc}") from None
     if data.get("game") != game.name:
         raise ConfigError("positions", f"{path} holds {data.get('game')!r} positions, not {game.name!r}")
-    return [Position([int(a) for a in p["history"]], np.array(p["values"], dtype=np.int64))
-            for p in data["positions"]]
+    return [Position([int(a) for a in p["history"]], np.array(p["values"], dtype=np.int64)) for p in data["positions"]]

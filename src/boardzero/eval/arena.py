@@ -67,9 +67,15 @@ class EntrantSummary:
     def to_dict(self) -> dict[str, Any]:
         low, high = wilson_interval(self.wins, self.results)
         return {
-            "spec": self.spec, "seats": self.seats, "games": self.games, "results": self.results,
-            "wins": self.wins, "draws": self.draws,
-            "losses": self.losses, "win_rate": self.win_rate, "win_rate_ci95": [low, high],
+            "spec": self.spec,
+            "seats": self.seats,
+            "games": self.games,
+            "results": self.results,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
             "mean_return": self.total_return / self.games if self.games else 0.0,
             "by_seat": {str(seat): dict(counts) for seat, counts in sorted(self.by_seat.items())},
         }
@@ -94,16 +100,29 @@ class ArenaResult:
         if not len(lengths):
             return {}
         low, median, high = np.percentile(lengths, [10, 50, 90])
-        return {"mean": float(lengths.mean()), "min": float(lengths.min()), "p10": float(low),
-                "median": float(median), "p90": float(high), "max": float(lengths.max())}
+        return {
+            "mean": float(lengths.mean()),
+            "min": float(lengths.min()),
+            "p10": float(low),
+            "median": float(median),
+            "p90": float(high),
+            "max": float(lengths.max()),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game, "options": self.options, "games": len(self.games), "planned": self.planned,
+            "game": self.game,
+            "options": self.options,
+            "games": len(self.games),
+            "planned": self.planned,
             "stopped_after_minutes": self.minutes,
-            "mean_length": self.mean_length, "length": self.length_spread(), "agents": [e.to_dict() for e in self.entrants],
-            "records": [{"index": g.index, "seats": g.seats, "returns": g.returns, "decisions": g.decisions}
-                        for g in sorted(self.games, key=lambda g: g.index)],
+            "mean_length": self.mean_length,
+            "length": self.length_spread(),
+            "agents": [e.to_dict() for e in self.entrants],
+            "records": [
+                {"index": g.index, "seats": g.seats, "returns": g.returns, "decisions": g.decisions}
+                for g in sorted(self.games, key=lambda g: g.index)
+            ],
         }
 
 
@@ -131,8 +150,9 @@ def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
     # an entrant filling several seats gets one agent object per seat (agents may keep per-seat state);
     # they are built once here and reset by play_game before every game
     seats = seat_entrants(len(specs), game.num_players, 0)
-    _WORKER.update(game=game, agents=[[make_agent(spec, game) for _ in range(seats.count(e))]
-                                      for e, spec in enumerate(specs)])
+    _WORKER.update(
+        game=game, agents=[[make_agent(spec, game) for _ in range(seats.count(e))] for e, spec in enumerate(specs)]
+    )
 
 
 def _play_one(task: tuple[int, int]) -> GameResult:
@@ -159,10 +179,21 @@ def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options
     return game
 
 
-def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict | None = None, seed: int = 0,
-              workers: int | None = None, records: str | Path | None = None, backend: str = "local",
-              address: str = "", on_start: Callable[[], None] | None = None,
-              on_result: Callable[[GameResult], None] | None = None, minutes: float | None = None) -> ArenaResult:
+def run_arena(
+    game_name: str,
+    specs: list[str],
+    *,
+    num_games: int,
+    options: dict | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    records: str | Path | None = None,
+    backend: str = "local",
+    address: str = "",
+    on_start: Callable[[], None] | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+    minutes: float | None = None,
+) -> ArenaResult:
     """Play ``num_games`` games and summarise them per entrant; with ``records``, append each game's record
     to that JSON-lines file (``eval.records``) as it finishes.
 
@@ -189,16 +220,28 @@ def run_arena(game_name: str, specs: list[str], *, num_games: int, options: dict
     if on_start is not None:
         on_start()
     seat_counts = [seat_entrants(len(specs), game.num_players, 0).count(e) for e in range(len(specs))]
-    result = ArenaResult(game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)],
-                         planned=num_games)
+    result = ArenaResult(
+        game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)], planned=num_games
+    )
     tasks = [(i, seed) for i in range(num_games)]
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
     with contextlib.ExitStack() as stack:
         writer = stack.enter_context(RecordWriter(records)) if records is not None else None
         # closing: a match stopped by its time limit stops its workers, dropping the games in play
-        results = stack.enter_context(contextlib.closing(run_tasks(
-            _init_worker, (game_name, options, specs), _play_one, tasks, workers,
-            chunksize=None if minutes is None else 1, backend=backend, address=address)))
+        results = stack.enter_context(
+            contextlib.closing(
+                run_tasks(
+                    _init_worker,
+                    (game_name, options, specs),
+                    _play_one,
+                    tasks,
+                    workers,
+                    chunksize=None if minutes is None else 1,
+                    backend=backend,
+                    address=address,
+                )
+            )
+        )
         for game_result in results:
             _record(result, game_result)
             if writer is not None:

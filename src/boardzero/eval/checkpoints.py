@@ -68,17 +68,38 @@ def spread(checkpoints: list[Checkpoint], most: int) -> list[Checkpoint]:
     return [checkpoints[i] for i in picks]
 
 
-def rate_run(run_dir: str | Path, *, games_per_lineup: int, against: list[str] | None = None, most: int = 8,
-             agent_options: str = "", seed: int = 0, opening_plies: int = 0, workers: int | None = None,
-             out: str | Path | None = None,
-             records: str | Path | None = None, on_start=None, on_result=None, **where) -> Tournament:
+def rate_run(
+    run_dir: str | Path,
+    *,
+    games_per_lineup: int,
+    against: list[str] | None = None,
+    most: int = 8,
+    agent_options: str = "",
+    seed: int = 0,
+    opening_plies: int = 0,
+    workers: int | None = None,
+    out: str | Path | None = None,
+    records: str | Path | None = None,
+    on_start=None,
+    on_result=None,
+    **where,
+) -> Tournament:
     """Play the checkpoints' tournament (see the module docstring); ``where``: ``backend`` and ``address``
     of ``run_tournament``."""
     chosen = spread(run_checkpoints(run_dir), most)
     last = chosen[-1]
     entrants = [Entrant(spec, spec) for spec in (against or ["random"])]
-    return run_tournament(last.game, entrants + [c.entrant(agent_options) for c in chosen],
-                          games_per_lineup=games_per_lineup, options=last.options, seed=seed,
-                          opening_plies=opening_plies, workers=workers,
-                          out=out or Path(run_dir) / RATINGS_FILE, records=records, on_start=on_start,
-                          on_result=on_result, **where)
+    return run_tournament(
+        last.game,
+        entrants + [c.entrant(agent_options) for c in chosen],
+        games_per_lineup=games_per_lineup,
+        options=last.options,
+        seed=seed,
+        opening_plies=opening_plies,
+        workers=workers,
+        out=out or Path(run_dir) / RATINGS_FILE,
+        records=records,
+        on_start=on_start,
+        on_result=on_result,
+        **where,
+    )

@@ -45,20 +45,37 @@ def model_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     return dict(options) if keys is None else {k: options[k] for k in keys if k in options}
 
 
-def checkpoint_curve(run_dir: str | Path, opponents: list[str], *, games: int, most: int = 6,
-                     agent_options: str = "", seed: int = 0, workers: int | None = None) -> list[CurvePoint]:
+def checkpoint_curve(
+    run_dir: str | Path,
+    opponents: list[str],
+    *,
+    games: int,
+    most: int = 6,
+    agent_options: str = "",
+    seed: int = 0,
+    workers: int | None = None,
+) -> list[CurvePoint]:
     points = []
     for checkpoint in spread(run_checkpoints(run_dir), most):
         meta = read_metadata(checkpoint.path)
         spec = f"{checkpoint.agent}:{checkpoint.path.resolve()}" + (f",{agent_options}" if agent_options else "")
         options = model_options(checkpoint.game, checkpoint.options)
         for opponent in opponents:
-            result = run_arena(checkpoint.game, [spec, opponent], num_games=games, options=options, seed=seed,
-                               workers=workers)
+            result = run_arena(
+                checkpoint.game, [spec, opponent], num_games=games, options=options, seed=seed, workers=workers
+            )
             mine = result.entrants[0]
-            points.append(CurvePoint(checkpoint.step, float(meta.get("train_seconds", 0.0)), opponent, mine.games,
-                                     mine.wins, (mine.wins + 0.5 * mine.draws) / max(mine.games, 1),
-                                     wilson_interval(mine.wins, mine.games)))
+            points.append(
+                CurvePoint(
+                    checkpoint.step,
+                    float(meta.get("train_seconds", 0.0)),
+                    opponent,
+                    mine.games,
+                    mine.wins,
+                    (mine.wins + 0.5 * mine.draws) / max(mine.games, 1),
+                    wilson_interval(mine.wins, mine.games),
+                )
+            )
     return points
 
 
@@ -72,15 +89,25 @@ def metrics_curve(run_dir: str | Path) -> list[CurvePoint]:
         games = int(json.loads(run.config_json.read_text())["eval"]["games"])
         rows = read_metrics(run.metrics)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError("curve", f"{run.path} has no readable config.json and metrics.jsonl of a training run "
-                                   f"({exc})") from None
+        raise ConfigError(
+            "curve", f"{run.path} has no readable config.json and metrics.jsonl of a training run ({exc})"
+        ) from None
     points = []
     for row in rows:
         for key, score in row.items():
             if key.startswith("eval/vs_"):
                 wins = round(float(score) * games)
-                points.append(CurvePoint(int(row["step"]), float(row.get("wall", 0.0)), key[len("eval/vs_"):],
-                                         games, wins, float(score), wilson_interval(wins, games)))
+                points.append(
+                    CurvePoint(
+                        int(row["step"]),
+                        float(row.get("wall", 0.0)),
+                        key[len("eval/vs_") :],
+                        games,
+                        wins,
+                        float(score),
+                        wilson_interval(wins, games),
+                    )
+                )
     if not points:
         raise ConfigError("curve", f"{run.metrics} has no evaluation lines (eval.every was 0?)")
     return points
@@ -98,6 +125,7 @@ def load_curve(path: str | Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         raise ConfigError("curve", f"{path} is not a curve JSON written by `boardzero curve` ({exc})") from None
     if not isinstance(saved, dict) or not {"run", "points"} <= saved.keys():
-        raise ConfigError("curve", f"{path} is not a curve JSON written by `boardzero curve` (needs 'run' and "
-                                   "'points')")
+        raise ConfigError(
+            "curve", f"{path} is not a curve JSON written by `boardzero curve` (needs 'run' and 'points')"
+        )
     return saved

@@ -33,9 +33,13 @@ def game_facts(game: Game, played: PlayedGame, agents: list[str] | None = None) 
         if player != CHANCE:
             by_seat[player][game.action_fields(action)["kind"]] += 1
     kinds = sum(by_seat, Counter())
-    facts = {"returns": played.state.returns().tolist(), "decisions": played.decisions,
-             "actions": dict(sorted(kinds.items())), "seat_actions": [dict(sorted(c.items())) for c in by_seat],
-             "summary": played.state.summary()}
+    facts = {
+        "returns": played.state.returns().tolist(),
+        "decisions": played.decisions,
+        "actions": dict(sorted(kinds.items())),
+        "seat_actions": [dict(sorted(c.items())) for c in by_seat],
+        "summary": played.state.summary(),
+    }
     if agents is not None:
         facts["agents"] = list(agents)
     return facts
@@ -72,10 +76,14 @@ class AgentFigures:
                     self.numbers.setdefault(f"{key}: {part}", []).append(float(amount))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seats": self.seats, "wins": self.wins, "win_rate": self.wins / self.seats,
-                "ci95": list(wilson_interval(self.wins, self.seats)),
-                "actions_per_game": {kind: count / self.seats for kind, count in sorted(self.actions.items())},
-                "means": {key: float(np.mean(values)) for key, values in self.numbers.items()}}
+        return {
+            "seats": self.seats,
+            "wins": self.wins,
+            "win_rate": self.wins / self.seats,
+            "ci95": list(wilson_interval(self.wins, self.seats)),
+            "actions_per_game": {kind: count / self.seats for kind, count in sorted(self.actions.items())},
+            "means": {key: float(np.mean(values)) for key, values in self.numbers.items()},
+        }
 
 
 @dataclass
@@ -108,8 +116,9 @@ class GameFigures:
             self._add_summary(key, value, winner)
         seat_actions = facts.get("seat_actions") or [None] * len(returns)
         for seat, agent in enumerate(facts.get("agents") or []):
-            self.by_agent.setdefault(agent, AgentFigures()).add(seat, seat == winner, seat_actions[seat],
-                                                                facts.get("summary", {}))
+            self.by_agent.setdefault(agent, AgentFigures()).add(
+                seat, seat == winner, seat_actions[seat], facts.get("summary", {})
+            )
 
     def _add_summary(self, key: str, value: Any, winner: int | None) -> None:
         if isinstance(value, (int, float)):
@@ -130,23 +139,37 @@ class GameFigures:
         rows = []
         for seat in sorted(self.seat_games):
             wins, games = self.seat_wins[seat], self.seat_games[seat]
-            rows.append({"seat": seat, "games": games, "wins": wins, "win_rate": wins / games,
-                         "ci95": list(wilson_interval(wins, games))})
+            rows.append(
+                {
+                    "seat": seat,
+                    "games": games,
+                    "wins": wins,
+                    "win_rate": wins / games,
+                    "ci95": list(wilson_interval(wins, games)),
+                }
+            )
         return rows
 
     def to_dict(self) -> dict[str, Any]:
         """The figures as summary statistics (JSON-ready)."""
         total_actions = sum(self.actions.values())
         return {
-            "games": self.games, "undecided": self.undecided, "win_rate_by_seat": self.seat_rows(),
+            "games": self.games,
+            "undecided": self.undecided,
+            "win_rate_by_seat": self.seat_rows(),
             "decisions": describe(self.lengths),
             "per_game": {key: describe(values) for key, values in self.per_game.items()},
             "winners": {key: describe(values) for key, values in self.winners.items()},
             "losers": {key: describe(values) for key, values in self.losers.items()},
-            "winner_parts": {key: {part: float(np.mean(v)) for part, v in parts.items()}
-                             for key, parts in self.winner_parts.items() if parts},
-            "actions": {kind: {"total": count, "per_game": count / self.games, "share": count / total_actions}
-                        for kind, count in self.actions.most_common()},
+            "winner_parts": {
+                key: {part: float(np.mean(v)) for part, v in parts.items()}
+                for key, parts in self.winner_parts.items()
+                if parts
+            },
+            "actions": {
+                kind: {"total": count, "per_game": count / self.games, "share": count / total_actions}
+                for kind, count in self.actions.most_common()
+            },
             "by_agent": {agent: figures.to_dict() for agent, figures in self.by_agent.items()},
         }
 
@@ -164,33 +187,54 @@ def describe(values: list[float]) -> dict[str, float]:
         return {"count": 0}
     data = np.asarray(values, dtype=np.float64)
     low, q1, median, q3, high = np.percentile(data, [0, 25, 50, 75, 100])
-    return {"count": len(data), "mean": float(data.mean()), "sd": float(data.std()), "min": float(low),
-            "q1": float(q1), "median": float(median), "q3": float(q3), "max": float(high)}
+    return {
+        "count": len(data),
+        "mean": float(data.mean()),
+        "sd": float(data.std()),
+        "min": float(low),
+        "q1": float(q1),
+        "median": float(median),
+        "q3": float(q3),
+        "max": float(high),
+    }
 
 
 def figures_markdown(figures: GameFigures) -> str:
     """The figures as Markdown tables (also readable as plain text in a terminal)."""
     data = figures.to_dict()
-    lines = [f"{data['games']} games" + (f", {data['undecided']} without a single winner" if data["undecided"] else ""),
-             "", "| seat | games | wins | win % | 95 % interval |", "|---:|---:|---:|---:|---|"]
+    lines = [
+        f"{data['games']} games" + (f", {data['undecided']} without a single winner" if data["undecided"] else ""),
+        "",
+        "| seat | games | wins | win % | 95 % interval |",
+        "|---:|---:|---:|---:|---|",
+    ]
     for row in data["win_rate_by_seat"]:
         low, high = row["ci95"]
-        lines.append(f"| {row['seat'] + 1} | {row['games']} | {row['wins']} | {100 * row['win_rate']:.1f} "
-                     f"| {100 * low:.1f}–{100 * high:.1f} |")
+        lines.append(
+            f"| {row['seat'] + 1} | {row['games']} | {row['wins']} | {100 * row['win_rate']:.1f} "
+            f"| {100 * low:.1f}–{100 * high:.1f} |"
+        )
     lines += ["", "| per game | mean | sd | min | median | max |", "|---|---:|---:|---:|---:|---:|"]
-    numbers = {"decisions (player actions)": data["decisions"], **data["per_game"],
-               **{f"{key}, winner": v for key, v in data["winners"].items()},
-               **{f"{key}, other seats": v for key, v in data["losers"].items()}}
+    numbers = {
+        "decisions (player actions)": data["decisions"],
+        **data["per_game"],
+        **{f"{key}, winner": v for key, v in data["winners"].items()},
+        **{f"{key}, other seats": v for key, v in data["losers"].items()},
+    }
     for name, stats in numbers.items():
         if stats.get("count"):
-            lines.append(f"| {name} | {stats['mean']:.1f} | {stats['sd']:.1f} | {stats['min']:.0f} "
-                         f"| {stats['median']:.0f} | {stats['max']:.0f} |")
+            lines.append(
+                f"| {name} | {stats['mean']:.1f} | {stats['sd']:.1f} | {stats['min']:.0f} "
+                f"| {stats['median']:.0f} | {stats['max']:.0f} |"
+            )
     for key, parts in data["winner_parts"].items():
         total = sum(parts.values()) or 1.0
         lines += ["", f"| winners' {key} | mean | share |", "|---|---:|---:|"]
         lines += [f"| {part} | {mean:.2f} | {100 * mean / total:.1f} % |" for part, mean in parts.items()]
     lines += ["", "| action kind | per game | share |", "|---|---:|---:|"]
-    lines += [f"| {kind} | {row['per_game']:.1f} | {100 * row['share']:.1f} % |" for kind, row in data["actions"].items()]
+    lines += [
+        f"| {kind} | {row['per_game']:.1f} | {100 * row['share']:.1f} % |" for kind, row in data["actions"].items()
+    ]
     if data["by_agent"]:
         lines += ["", *agents_markdown(data["by_agent"])]
     return "\n".join(lines)
@@ -199,15 +243,26 @@ def figures_markdown(figures: GameFigures) -> str:
 def agents_markdown(by_agent: dict[str, dict[str, Any]]) -> list[str]:
     """One column per agent: its seats and wins, then per seat it held the summary's means and each action kind."""
     agents = list(by_agent)
-    rows = [["seats held"] + [str(by_agent[a]["seats"]) for a in agents],
-            ["wins alone"] + [f"{100 * by_agent[a]['win_rate']:.1f} % [{100 * by_agent[a]['ci95'][0]:.1f}, "
-                              f"{100 * by_agent[a]['ci95'][1]:.1f}]" for a in agents]]
+    rows = [
+        ["seats held"] + [str(by_agent[a]["seats"]) for a in agents],
+        ["wins alone"]
+        + [
+            f"{100 * by_agent[a]['win_rate']:.1f} % [{100 * by_agent[a]['ci95'][0]:.1f}, "
+            f"{100 * by_agent[a]['ci95'][1]:.1f}]"
+            for a in agents
+        ],
+    ]
     keys = list(dict.fromkeys(key for a in agents for key in by_agent[a]["means"]))
-    rows += [[f"{key}, mean"] + [f"{by_agent[a]['means'][key]:.2f}" if key in by_agent[a]["means"] else ""
-                                 for a in agents] for key in keys]
+    rows += [
+        [f"{key}, mean"] + [f"{by_agent[a]['means'][key]:.2f}" if key in by_agent[a]["means"] else "" for a in agents]
+        for key in keys
+    ]
     kinds = sorted({kind for a in agents for kind in by_agent[a]["actions_per_game"]})
-    rows += [[f"{kind}, per game"] + [f"{by_agent[a]['actions_per_game'].get(kind, 0.0):.2f}" for a in agents]
-             for kind in kinds]
+    rows += [
+        [f"{kind}, per game"] + [f"{by_agent[a]['actions_per_game'].get(kind, 0.0):.2f}" for a in agents]
+        for kind in kinds
+    ]
     names = [a.replace("|", "\\|") for a in agents]
-    return (["| by agent (per seat held) | " + " | ".join(names) + " |", "|---|" + "---:|" * len(agents)]
-            + ["| " + " | ".join(row) + " |" for row in rows])
+    return ["| by agent (per seat held) | " + " | ".join(names) + " |", "|---|" + "---:|" * len(agents)] + [
+        "| " + " | ".join(row) + " |" for row in rows
+    ]

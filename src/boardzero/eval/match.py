@@ -29,6 +29,11 @@ def play_seeded(game: Game, agents: Sequence[Agent], key: Sequence[int]) -> Play
     so a game's result does not depend on which worker plays it or on the games before it."""
     rng = np.random.default_rng(list(key))
     moves: list[tuple[int, int]] = []
-    final = play_game(game, agents, rng, seed=int(rng.integers(2**31)),
-                      on_step=lambda _state, player, action: moves.append((player, action)))
+    final = play_game(
+        game,
+        agents,
+        rng,
+        seed=int(rng.integers(2**31)),
+        on_step=lambda _state, player, action: moves.append((player, action)),
+    )
     return PlayedGame(final, moves)

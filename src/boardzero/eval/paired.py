@@ -53,8 +53,13 @@ class PairedResult:
         sides = {}
         for name, side in (("a", self.a), ("b", self.b)):
             low, high = side.interval(self.games)
-            sides[name] = {"path": side.path, "agent": side.agent, "wins": side.wins,
-                           "share": side.wins / self.games, "interval": [low, high]}
+            sides[name] = {
+                "path": side.path,
+                "agent": side.agent,
+                "wins": side.wins,
+                "share": side.wins / self.games,
+                "interval": [low, high],
+            }
         return {"games": self.games, **sides, "only_a": self.only_a, "only_b": self.only_b, "z": self.z}
 
 
@@ -64,11 +69,15 @@ def _games(path: str | Path) -> dict[int, tuple[dict[str, Any], int]]:
     for number, record in numbered_records(path):
         index, agents = record.get("index"), record.get("agents")
         if not isinstance(index, int) or not isinstance(agents, list) or "returns" not in record:
-            raise ConfigError("records", f"{path} line {number} is not an arena game (needs 'index', 'agents' and "
-                                         f"'returns': write it with `boardzero arena ... --records FILE`)")
+            raise ConfigError(
+                "records",
+                f"{path} line {number} is not an arena game (needs 'index', 'agents' and "
+                f"'returns': write it with `boardzero arena ... --records FILE`)",
+            )
         if index in games:
-            raise ConfigError("records", f"{path} line {number} repeats game {index} of line {games[index][1]}: "
-                                         f"one match a file")
+            raise ConfigError(
+                "records", f"{path} line {number} repeats game {index} of line {games[index][1]}: one match a file"
+            )
         games[index] = (record, number)
     return games
 
@@ -81,21 +90,26 @@ def _compared_agent(path: str | Path, named: str | None, mine: set[str], theirs:
         return named
     own = sorted(mine - theirs)
     if len(own) != 1:
-        raise ConfigError("paired.agent", f"cannot tell which agent of {path} to compare (its agents: "
-                                          f"{sorted(mine)}; not in the other file: {own or 'none'}): name it")
+        raise ConfigError(
+            "paired.agent",
+            f"cannot tell which agent of {path} to compare (its agents: "
+            f"{sorted(mine)}; not in the other file: {own or 'none'}): name it",
+        )
     return own[0]
 
 
-def compare_records(path_a: str | Path, path_b: str | Path, *, agent_a: str | None = None,
-                    agent_b: str | None = None) -> PairedResult:
+def compare_records(
+    path_a: str | Path, path_b: str | Path, *, agent_a: str | None = None, agent_b: str | None = None
+) -> PairedResult:
     """The wins of ``agent_a`` in the games of ``path_a`` against those of ``agent_b`` in the same games of
     ``path_b``. By default each file's agent is the one the other file lacks. Games that are in one file only
     are left out; a game whose setup seed, options or seats differ between the files is a ConfigError."""
     games_a, games_b = _games(path_a), _games(path_b)
     common = sorted(set(games_a) & set(games_b))
     if not common:
-        raise ConfigError("records", f"{path_a} and {path_b} share no game index: play both with the same "
-                                     f"--seed and game options")
+        raise ConfigError(
+            "records", f"{path_a} and {path_b} share no game index: play both with the same --seed and game options"
+        )
     agents_a = {agent for i in common for agent in games_a[i][0]["agents"]}
     agents_b = {agent for i in common for agent in games_b[i][0]["agents"]}
     agent_a = _compared_agent(path_a, agent_a, agents_a, agents_b)
@@ -105,17 +119,25 @@ def compare_records(path_a: str | Path, path_b: str | Path, *, agent_a: str | No
         (record_a, line_a), (record_b, line_b) = games_a[index], games_b[index]
         seats_a = [s for s, agent in enumerate(record_a["agents"]) if agent == agent_a]
         seats_b = [s for s, agent in enumerate(record_b["agents"]) if agent == agent_b]
-        same = (record_a.get("seed") == record_b.get("seed") and record_a.get("options") == record_b.get("options")
-                and seats_a == seats_b and len(record_a["agents"]) == len(record_b["agents"]))
+        same = (
+            record_a.get("seed") == record_b.get("seed")
+            and record_a.get("options") == record_b.get("options")
+            and seats_a == seats_b
+            and len(record_a["agents"]) == len(record_b["agents"])
+        )
         if not same:
-            raise ConfigError("records", f"game {index} is not the same game in {path_a} line {line_a} and "
-                                         f"{path_b} line {line_b} (setup seed, options or the compared agents' "
-                                         f"seats differ)")
+            raise ConfigError(
+                "records",
+                f"game {index} is not the same game in {path_a} line {line_a} and "
+                f"{path_b} line {line_b} (setup seed, options or the compared agents' "
+                f"seats differ)",
+            )
         won_a = winner_of(record_a["returns"]) in seats_a
         won_b = winner_of(record_b["returns"]) in seats_b
         wins_a += won_a
         wins_b += won_b
         only_a += won_a and not won_b
         only_b += won_b and not won_a
-    return PairedResult(len(common), Side(str(path_a), agent_a, wins_a), Side(str(path_b), agent_b, wins_b),
-                        only_a, only_b)
+    return PairedResult(
+        len(common), Side(str(path_a), agent_a, wins_a), Side(str(path_b), agent_b, wins_b), only_a, only_b
+    )

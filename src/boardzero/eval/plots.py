@@ -58,21 +58,34 @@ def learning_curves(rows: Sequence[dict[str, Any]], path: str | Path, title: str
     return _save(figure, path)
 
 
-def matrix_heatmap(names: list[str], matrix: np.ndarray, games: np.ndarray, path: str | Path,
-                   title: str = "mean reward of row against column") -> Path:
+def matrix_heatmap(
+    names: list[str],
+    matrix: np.ndarray,
+    games: np.ndarray,
+    path: str | Path,
+    title: str = "mean reward of row against column",
+) -> Path:
     size = 1.6 + 0.9 * len(names)
     figure = Figure(figsize=(size + 1.5, size))
     ax = figure.add_subplot(1, 1, 1)
     finite = matrix[np.isfinite(matrix)]
     bound = float(np.max(np.abs(finite))) if finite.size else 1.0
-    image = ax.imshow(np.ma.masked_invalid(matrix), cmap="RdYlGn", vmin=-bound if finite.min(initial=0) < 0 else 0,
-                      vmax=bound)
+    image = ax.imshow(
+        np.ma.masked_invalid(matrix), cmap="RdYlGn", vmin=-bound if finite.min(initial=0) < 0 else 0, vmax=bound
+    )
     for i in range(len(names)):
         for j in range(len(names)):
             if np.isfinite(matrix[i, j]):
                 dark = abs(matrix[i, j]) > 0.6 * bound
-                ax.text(j, i, f"{matrix[i, j]:+.2f}\n{games[i, j]} g", ha="center", va="center", fontsize=8,
-                        color="white" if dark else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{matrix[i, j]:+.2f}\n{games[i, j]} g",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if dark else "black",
+                )
     ax.set_xticks(range(len(names)), names, rotation=35, ha="right", fontsize=8)
     ax.set_yticks(range(len(names)), names, fontsize=8)
     ax.set_title(title, fontsize=10)
@@ -188,8 +201,9 @@ def win_rates_over_time(curves: dict[str, list[dict[str, Any]]], path: str | Pat
                 continue
             minutes = np.array([p["train_seconds"] / 60.0 for p in mine])
             score = np.array([p["score"] for p in mine])
-            line = ax.plot(minutes, score, marker="o" if len(mine) < 30 else None, markersize=3, linewidth=1.4,
-                           label=label)[0]
+            line = ax.plot(
+                minutes, score, marker="o" if len(mine) < 30 else None, markersize=3, linewidth=1.4, label=label
+            )[0]
             if all(p.get("ci95") for p in mine):
                 low, high = np.array([p["ci95"] for p in mine]).T
                 ax.fill_between(minutes, low, high, color=line.get_color(), alpha=0.15)

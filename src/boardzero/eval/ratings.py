@@ -47,9 +47,15 @@ class Ratings:
     games: int  # games the fit used
 
     def to_dict(self) -> dict[str, Any]:
-        return {"anchor": self.anchor, "interval": self.interval, "games": self.games,
-                "ratings": [{"name": n, "elo": float(e), "ci95": [float(lo), float(hi)]}
-                            for n, e, lo, hi in zip(self.names, self.elo, self.low, self.high)]}
+        return {
+            "anchor": self.anchor,
+            "interval": self.interval,
+            "games": self.games,
+            "ratings": [
+                {"name": n, "elo": float(e), "ci95": [float(lo), float(hi)]}
+                for n, e, lo, hi in zip(self.names, self.elo, self.low, self.high)
+            ],
+        }
 
 
 def pairwise_scores(seats: Sequence[int], returns: Sequence[float], num_agents: int) -> np.ndarray:
@@ -66,8 +72,9 @@ def pairwise_scores(seats: Sequence[int], returns: Sequence[float], num_agents: 
     return scores
 
 
-def fit_bradley_terry(scores: np.ndarray, anchor: int, *, prior_draws: float = 1.0,
-                      tolerance: float = 1e-10, max_iterations: int = 200) -> tuple[np.ndarray, np.ndarray]:
+def fit_bradley_terry(
+    scores: np.ndarray, anchor: int, *, prior_draws: float = 1.0, tolerance: float = 1e-10, max_iterations: int = 200
+) -> tuple[np.ndarray, np.ndarray]:
     """Maximum-likelihood log-strengths (anchor 0) for a [K, K] score matrix, and the [K-1, K-1] observed
     information of the free agents (the anchor's row and column removed)."""
     played = scores + scores.T
@@ -117,8 +124,11 @@ def _check_connected(games: np.ndarray, anchor: int) -> None:
                 frontier.append(int(other))
     if len(reached) < len(games):
         missing = sorted(set(range(len(games))) - reached)
-        raise ConfigError("ratings", f"agents {missing} never met the anchor's group of agents (directly or "
-                                     "through others), so their ratings are undefined")
+        raise ConfigError(
+            "ratings",
+            f"agents {missing} never met the anchor's group of agents (directly or "
+            "through others), so their ratings are undefined",
+        )
 
 
 def clean_sweeps(scores: np.ndarray) -> np.ndarray:
@@ -128,9 +138,16 @@ def clean_sweeps(scores: np.ndarray) -> np.ndarray:
     return (played > 0) & ((won == played) | (won == 0))
 
 
-def rate(names: list[str], games: Sequence[tuple[Sequence[int], Sequence[float], Any]], *, anchor: str,
-         interval: str = "bootstrap", samples: int = 200, prior_draws: float = 1.0,
-         rng: np.random.Generator | None = None) -> Ratings:
+def rate(
+    names: list[str],
+    games: Sequence[tuple[Sequence[int], Sequence[float], Any]],
+    *,
+    anchor: str,
+    interval: str = "bootstrap",
+    samples: int = 200,
+    prior_draws: float = 1.0,
+    rng: np.random.Generator | None = None,
+) -> Ratings:
     """Ratings of ``names`` from ``games``: (agent index per seat, returns, lineup key) each; the lineup key
     groups games for the bootstrap (resampled within each group)."""
     if anchor not in names:

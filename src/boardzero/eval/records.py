@@ -74,8 +74,9 @@ def record_game(record: dict[str, Any]) -> Game:
     return make(str(record["game"]), **options)
 
 
-def replay(record: dict[str, Any], game: Game | None = None, *,
-           on_step: Callable[[State, int, int], None] | None = None) -> PlayedGame:
+def replay(
+    record: dict[str, Any], game: Game | None = None, *, on_step: Callable[[State, int, int], None] | None = None
+) -> PlayedGame:
     """Replay a record to its end: the final position and every (player, action) step; ``on_step(position
     before, player, action)`` is called before each step, as in ``play_game``. A record that does not replay
     (a foreign game, an illegal action, stored returns that differ from the replayed ones) is a ConfigError."""
@@ -96,6 +97,7 @@ def replay(record: dict[str, Any], game: Game | None = None, *,
         moves.append((player, action))
     stored = record.get("returns")
     if stored is not None and [float(r) for r in stored] != state.returns().tolist():
-        raise ConfigError("record.returns", f"stored returns {stored} differ from the replayed "
-                                            f"{state.returns().tolist()}")
+        raise ConfigError(
+            "record.returns", f"stored returns {stored} differ from the replayed {state.returns().tolist()}"
+        )
     return PlayedGame(state, moves)

@@ -36,8 +36,16 @@ def standings_rows(tournament: Tournament, ratings: Ratings | None) -> Table:
     rows = []
     for i, row in enumerate(tournament.standings()):
         low, high = row["ci95"]
-        cells = [row["name"], str(row["games"]), f"{100 * row['win_rate']:.1f}", f"{100 * low:.1f}–{100 * high:.1f}",
-                 str(row["wins"]), str(row["draws"]), str(row["losses"]), f"{row['mean_return']:+.3f}"]
+        cells = [
+            row["name"],
+            str(row["games"]),
+            f"{100 * row['win_rate']:.1f}",
+            f"{100 * low:.1f}–{100 * high:.1f}",
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            f"{row['mean_return']:+.3f}",
+        ]
         if ratings is not None:
             cells += [f"{ratings.elo[i]:+.0f}", f"{ratings.low[i]:+.0f} to {ratings.high[i]:+.0f}"]
         rows.append(cells)
@@ -84,10 +92,17 @@ def report_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[P
             ratings = tournament.ratings()
             steps = {e.name: e.step for e in tournament.entrants if e.step is not None}
             written.append(plots.ratings_over_steps(ratings, steps, out / "ratings.png"))
-            lines += ["", "## Ratings of the checkpoints", "",
-                      f"{ratings.games} games (`{ratings_path.name}`); Bradley-Terry fit, {ratings.anchor} = 0, "
-                      f"95 % {ratings.interval} intervals.", "", markdown_table(standings_rows(tournament, ratings)),
-                      "", "![ratings over training](ratings.png)"]
+            lines += [
+                "",
+                "## Ratings of the checkpoints",
+                "",
+                f"{ratings.games} games (`{ratings_path.name}`); Bradley-Terry fit, {ratings.anchor} = 0, "
+                f"95 % {ratings.interval} intervals.",
+                "",
+                markdown_table(standings_rows(tournament, ratings)),
+                "",
+                "![ratings over training](ratings.png)",
+            ]
     written.append(_write(out, "report.md", "\n".join(lines) + "\n"))
     return written
 
@@ -104,12 +119,14 @@ def _run_summary(rows: list[dict[str, Any]]) -> str:
     if evals:
         latest = {k: v for k, v in evals[-1].items() if k.startswith("eval/")}
         text += f". Latest evaluation (step {evals[-1]['step']}): " + ", ".join(
-            f"{k} {v:.3g}" for k, v in latest.items())
+            f"{k} {v:.3g}" for k, v in latest.items()
+        )
     return text + "."
 
 
-def report_tournament(path: str | Path, out_dir: str | Path | None = None, *, anchor: str | None = None,
-                      interval: str = "bootstrap") -> list[Path]:
+def report_tournament(
+    path: str | Path, out_dir: str | Path | None = None, *, anchor: str | None = None, interval: str = "bootstrap"
+) -> list[Path]:
     """Plots and ``report.md`` for a tournament file, in ``<file stem>_report/`` beside it by default."""
     path = Path(path)
     tournament = load_tournament(path)
@@ -120,16 +137,29 @@ def report_tournament(path: str | Path, out_dir: str | Path | None = None, *, an
     ratings = tournament.ratings(anchor, interval=interval)
     matrix, count = tournament.matrix()
     options = ", ".join(f"{k}={v}" for k, v in tournament.options.items()) or "default options"
-    written = [plots.matrix_heatmap(tournament.names, matrix, count, out / "matrix.png"),
-               plots.rating_bars(ratings, out / "ratings.png")]
-    lines = [f"# Tournament: {tournament.game} ({options})", "",
-             f"{len(games)} games, {tournament.games_per_lineup} per lineup, seats rotated"
-             f"{f', {tournament.opening_plies} random opening plies' if tournament.opening_plies else ''}; "
-             f"{tournament.spent_s / 60:.1f} min of play. Ratings: Bradley-Terry fit to every game "
-             f"(multiplayer games as pairwise outcomes), {ratings.anchor} = 0, 95 % {ratings.interval} intervals; "
-             "win % with 95 % Wilson intervals.", "", markdown_table(standings_rows(tournament, ratings)), "",
-             "![ratings](ratings.png)", "", "## Mean reward, row against column", "",
-             markdown_table(matrix_rows(tournament)), "", "![reward matrix](matrix.png)"]
+    written = [
+        plots.matrix_heatmap(tournament.names, matrix, count, out / "matrix.png"),
+        plots.rating_bars(ratings, out / "ratings.png"),
+    ]
+    lines = [
+        f"# Tournament: {tournament.game} ({options})",
+        "",
+        f"{len(games)} games, {tournament.games_per_lineup} per lineup, seats rotated"
+        f"{f', {tournament.opening_plies} random opening plies' if tournament.opening_plies else ''}; "
+        f"{tournament.spent_s / 60:.1f} min of play. Ratings: Bradley-Terry fit to every game "
+        f"(multiplayer games as pairwise outcomes), {ratings.anchor} = 0, 95 % {ratings.interval} intervals; "
+        "win % with 95 % Wilson intervals.",
+        "",
+        markdown_table(standings_rows(tournament, ratings)),
+        "",
+        "![ratings](ratings.png)",
+        "",
+        "## Mean reward, row against column",
+        "",
+        markdown_table(matrix_rows(tournament)),
+        "",
+        "![reward matrix](matrix.png)",
+    ]
     steps = {e.name: e.step for e in tournament.entrants if e.step is not None}
     if steps:
         written.append(plots.ratings_over_steps(ratings, steps, out / "ratings_over_steps.png"))
@@ -161,8 +191,16 @@ def report_records(path: str | Path, out_dir: str | Path | None = None) -> list[
 
 def _figures_section(figures: GameFigures, out: Path) -> tuple[list[Path], list[str]]:
     written = [plots.distributions(figures, out / "distributions.png"), plots.outcomes(figures, out / "outcomes.png")]
-    return written, ["", "## The games", "", figures_markdown(figures), "", "![distributions](distributions.png)",
-                     "", "![outcomes](outcomes.png)"]
+    return written, [
+        "",
+        "## The games",
+        "",
+        figures_markdown(figures),
+        "",
+        "![distributions](distributions.png)",
+        "",
+        "![outcomes](outcomes.png)",
+    ]
 
 
 def report(target: str | Path, out_dir: str | Path | None = None, **ratings_options: Any) -> list[Path]:

@@ -58,8 +58,12 @@ class LogEntry:
     def for_viewer(self, seat: int | None, reveal: bool = False) -> dict:
         """JSON-ready entry as ``seat`` (None: a spectator) may read it; ``reveal`` shows everything."""
         shown = reveal or self.visible_to(seat)
-        return {"ply": self.ply, "actor": self.actor if self.actor >= 0 else None,
-                "action": self.action if shown else None, "text": self.text if shown else self.hidden_text}
+        return {
+            "ply": self.ply,
+            "actor": self.actor if self.actor >= 0 else None,
+            "action": self.action if shown else None,
+            "text": self.text if shown else self.hidden_text,
+        }
 
 
 def agent_for(game: Game, preferred: str | None, fallbacks: Iterable[str]) -> tuple[str, Agent]:
@@ -96,8 +100,9 @@ def _possible(state: State, action: int) -> bool:
 class GameSession:
     """One game: seat specs (``HUMAN`` or an agent spec), a seed, and the actions so far."""
 
-    def __init__(self, game: Game, seats: list[str], *, seed: int | None, actions: Iterable[int] = (),
-                 with_agents: bool = True):
+    def __init__(
+        self, game: Game, seats: list[str], *, seed: int | None, actions: Iterable[int] = (), with_agents: bool = True
+    ):
         """``seats``: ``HUMAN`` or an agent spec per seat (only labels when not ``with_agents``, as for
         replaying a record); ``seed`` fixes the setup and, with the ply, every chance outcome and agent rng."""
         if len(seats) != game.num_players:
@@ -107,8 +112,9 @@ class GameSession:
         self.game = game
         self.seats = list(seats)
         self.seed = seed
-        self.agents: dict[int, Agent] = {i: make_agent(spec, game) for i, spec in enumerate(seats)
-                                         if spec != HUMAN and with_agents}
+        self.agents: dict[int, Agent] = {
+            i: make_agent(spec, game) for i, spec in enumerate(seats) if spec != HUMAN and with_agents
+        }
         self.state: State = game.new_state(seed=seed)
         self.log: list[LogEntry] = []
         for action in actions:
@@ -145,7 +151,8 @@ class GameSession:
         pending = self.pending()
         if pending.seat != seat:
             whom = {"over": "the game is over", "chance": "a chance outcome is due"}.get(
-                pending.kind, f"seat {pending.seat} is to move")
+                pending.kind, f"seat {pending.seat} is to move"
+            )
             raise NotYourTurnError(action, f"not seat {seat}'s turn: {whom}")
         return self.apply(action)
 
@@ -195,8 +202,10 @@ class GameSession:
         """``seat``'s legal moves with names and parts, when it is that seat's turn; else none."""
         if self.state.current_player != seat:
             return []
-        return [{"action": int(a), "name": self.state.action_name(int(a)), **self.game.action_fields(int(a))}
-                for a in self.state.legal_actions()]
+        return [
+            {"action": int(a), "name": self.state.action_name(int(a)), **self.game.action_fields(int(a))}
+            for a in self.state.legal_actions()
+        ]
 
     def log_for(self, seat: int | None, since: int = 0) -> list[dict]:
         """Log entries from ``since`` as ``seat`` may read them (all revealed once the game is over)."""

@@ -47,15 +47,23 @@ from boardzero.eval.accuracy import (
 # plies each phase's positions are drawn from. Connect 4's begin positions start at ply 10, as in the earlier
 # accuracy set: this solver needs up to about a second per position from there (measured over half-random games),
 # up to seconds at plies 7-9 and minutes in the first plies; the phase itself is still plies 0-13
-TESTSET_PLY_RANGES = {"connect4": {"begin": (10, 13), "middle": (14, 27), "end": (28, 38)},
-                      "tictactoe": {"begin": (0, 2), "middle": (3, 5), "end": (6, 7)}}
+TESTSET_PLY_RANGES = {
+    "connect4": {"begin": (10, 13), "middle": (14, 27), "end": (28, 38)},
+    "tictactoe": {"begin": (0, 2), "middle": (3, 5), "end": (6, 7)},
+}
 DEFAULT_RANDOM_SHARE = (0.2, 0.8)
 
 
-def draw_test_set(game: Game, per_group: int, rng: np.random.Generator, *,
-                  ply_ranges: dict[str, tuple[int, int]] | None = None,
-                  random_share: tuple[float, float] = DEFAULT_RANDOM_SHARE, max_tries: int | None = None,
-                  on_position: Callable[[Position], None] | None = None) -> list[Position]:
+def draw_test_set(
+    game: Game,
+    per_group: int,
+    rng: np.random.Generator,
+    *,
+    ply_ranges: dict[str, tuple[int, int]] | None = None,
+    random_share: tuple[float, float] = DEFAULT_RANDOM_SHARE,
+    max_tries: int | None = None,
+    on_position: Callable[[Position], None] | None = None,
+) -> list[Position]:
     """Up to ``per_group`` solved positions in each (phase, difficulty) group, drawn as the module docstring
     says, in the order they were found; fewer in a group when ``max_tries`` games (default ``400 * per_group``)
     run out first. ``on_position`` is called with each position kept."""
@@ -106,6 +114,9 @@ def _checked_ranges(game: Game, ply_ranges: dict[str, tuple[int, int]] | None) -
         raise ConfigError("ply_ranges", f"need a range for each of {', '.join(PHASES)}, got {', '.join(ply_ranges)}")
     for phase, (low, high) in ply_ranges.items():
         if not (0 <= low <= high and phase_of(game.name, low) == phase == phase_of(game.name, high)):
-            raise ConfigError("ply_ranges", f"{phase}: plies {low}..{high} are not all in the {phase} phase "
-                                            f"(phases start at plies 0, {', '.join(map(str, PHASE_STARTS[game.name]))})")
+            raise ConfigError(
+                "ply_ranges",
+                f"{phase}: plies {low}..{high} are not all in the {phase} phase "
+                f"(phases start at plies 0, {', '.join(map(str, PHASE_STARTS[game.name]))})",
+            )
     return dict(ply_ranges)

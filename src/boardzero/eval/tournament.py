@@ -120,8 +120,10 @@ class Tournament:
     def standings(self) -> list[dict[str, Any]]:
         """Per agent: games, wins (alone at the top), draws (sharing the top), losses, win rate with its
         95 % Wilson interval, mean return."""
-        rows = {name: {"name": name, "games": 0, "wins": 0, "draws": 0, "losses": 0, "total_return": 0.0}
-                for name in self.names}
+        rows = {
+            name: {"name": name, "games": 0, "wins": 0, "draws": 0, "losses": 0, "total_return": 0.0}
+            for name in self.names
+        }
         for game in self.current_games():
             top = max(game.returns)
             winner = winner_of(game.returns)
@@ -143,8 +145,14 @@ class Tournament:
         it plays, else the first agent)."""
         index = {name: i for i, name in enumerate(self.names)}
         games = [([index[n] for n in g.seats], g.returns, g.lineup) for g in self.current_games()]
-        return rate(self.names, games, anchor=anchor or default_anchor(self.names), interval=interval,
-                    samples=samples, rng=np.random.default_rng(self.seed))
+        return rate(
+            self.names,
+            games,
+            anchor=anchor or default_anchor(self.names),
+            interval=interval,
+            samples=samples,
+            rng=np.random.default_rng(self.seed),
+        )
 
     def results(self, ratings: Ratings | None = None) -> dict[str, Any]:
         """Standings, reward matrix, ratings (the default ones unless given) and figures, JSON-ready."""
@@ -153,28 +161,45 @@ class Tournament:
         if ratings is None and current:
             ratings = self.ratings()
         return {
-            "games": len(current), "standings": self.standings(),
-            "matrix": {"mean_return": [[None if math.isnan(v) else float(v) for v in row] for row in matrix],
-                       "games": count.tolist()},
+            "games": len(current),
+            "standings": self.standings(),
+            "matrix": {
+                "mean_return": [[None if math.isnan(v) else float(v) for v in row] for row in matrix],
+                "games": count.tolist(),
+            },
             "ratings": ratings.to_dict() if ratings is not None else None,
             "figures": collect(g.facts for g in current).to_dict() if current else None,
         }
 
     def to_dict(self, results: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {"format": FORMAT, "version": FORMAT_VERSION, "game": self.game, "options": self.options,
-                "seed": self.seed, "opening_plies": self.opening_plies, "games_per_lineup": self.games_per_lineup,
-                "spent_s": self.spent_s,
-                "agents": [e.to_dict() for e in self.entrants], "other_agents": [e.to_dict() for e in self.others],
-                "results": results, "games": [g.to_dict() for g in self.games]}
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+            "games_per_lineup": self.games_per_lineup,
+            "spent_s": self.spent_s,
+            "agents": [e.to_dict() for e in self.entrants],
+            "other_agents": [e.to_dict() for e in self.others],
+            "results": results,
+            "games": [g.to_dict() for g in self.games],
+        }
 
     def save(self, path: str | Path, results: dict[str, Any] | None = None) -> None:
         """Write atomically, one line per game (so a long tournament stays a readable file)."""
         data = self.to_dict(results)
         games = data.pop("games")
         agents = {key: data.pop(key) for key in ("agents", "other_agents")}
-        head = json.dumps(data, indent=1)[:-2] + "".join(
-            f',\n "{key}": [' + ",".join("\n  " + json.dumps(a) for a in rows) + ("\n ]" if rows else "]")
-            for key, rows in agents.items()) + "\n}"
+        head = (
+            json.dumps(data, indent=1)[:-2]
+            + "".join(
+                f',\n "{key}": [' + ",".join("\n  " + json.dumps(a) for a in rows) + ("\n ]" if rows else "]")
+                for key, rows in agents.items()
+            )
+            + "\n}"
+        )
         lines = ",\n".join("  " + json.dumps(g, separators=(",", ":")) for g in games)
         text = head[:-2] + ',\n "games": [\n' + lines + "\n ]\n}\n"
         atomic_write_bytes(Path(path), text.encode())
@@ -194,22 +219,32 @@ def load_tournament(path: str | Path) -> Tournament:
     except json.JSONDecodeError as exc:
         raise ConfigError("tournament", f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ConfigError("tournament", f"{path} is not a boardzero tournament file (no \"format\": \"{FORMAT}\")")
+        raise ConfigError("tournament", f'{path} is not a boardzero tournament file (no "format": "{FORMAT}")')
     if data.get("version") != FORMAT_VERSION:
-        raise ConfigError("tournament", f"{path} has format version {data.get('version')!r}; "
-                                        f"this boardzero reads {FORMAT_VERSION}")
+        raise ConfigError(
+            "tournament", f"{path} has format version {data.get('version')!r}; this boardzero reads {FORMAT_VERSION}"
+        )
     try:
-        return Tournament(data["game"], data["options"], _entrants(data["agents"]), int(data["games_per_lineup"]),
-                          int(data["seed"]), int(data.get("opening_plies", 0)),
-                          [TournamentGame.from_dict(g) for g in data["games"]], float(data.get("spent_s", 0.0)),
-                          _entrants(data.get("other_agents", [])))
+        return Tournament(
+            data["game"],
+            data["options"],
+            _entrants(data["agents"]),
+            int(data["games_per_lineup"]),
+            int(data["seed"]),
+            int(data.get("opening_plies", 0)),
+            [TournamentGame.from_dict(g) for g in data["games"]],
+            float(data.get("spent_s", 0.0)),
+            _entrants(data.get("other_agents", [])),
+        )
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError("tournament", f"{path} is damaged ({type(exc).__name__}: {exc})") from None
 
 
 def _entrants(rows: list[dict[str, str]]) -> list[Entrant]:
-    return [Entrant(str(row["name"]), str(row["spec"]), None if row.get("step") is None else int(row["step"]))
-            for row in rows]
+    return [
+        Entrant(str(row["name"]), str(row["spec"]), None if row.get("step") is None else int(row["step"]))
+        for row in rows
+    ]
 
 
 def lineups(names: list[str], num_players: int) -> list[tuple[str, ...]]:
@@ -234,8 +269,9 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(game_name: str, options: dict, specs: dict[str, str], opening_plies: int) -> None:
     game = make(game_name, **options)
-    _WORKER.update(game=game, agents={name: make_agent(spec, game) for name, spec in specs.items()},
-                   opening_plies=opening_plies)
+    _WORKER.update(
+        game=game, agents={name: make_agent(spec, game) for name, spec in specs.items()}, opening_plies=opening_plies
+    )
 
 
 def _play_one(task: tuple[tuple[str, ...], int, int]) -> tuple[TournamentGame, dict[str, Any]]:
@@ -247,13 +283,26 @@ def _play_one(task: tuple[tuple[str, ...], int, int]) -> tuple[TournamentGame, d
         opening = np.random.default_rng([seed, lineup_seed(lineup), number // len(lineup), 1])
         players = [RandomOpening(agent, plies, opening) for agent in players]
     played = play_seeded(game, players, (seed, lineup_seed(lineup), number))
-    record = dict(played.state.to_record(), agents=[agents[name].spec for name in seats], names=seats,
-                  lineup=list(lineup), game_number=number)
+    record = dict(
+        played.state.to_record(),
+        agents=[agents[name].spec for name in seats],
+        names=seats,
+        lineup=list(lineup),
+        game_number=number,
+    )
     return TournamentGame(lineup, number, seats, game_facts(game, played, seats)), record
 
 
-def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, options: dict | None = None,
-            seed: int = 0, opening_plies: int = 0, out: str | Path | None = None) -> Tournament:
+def prepare(
+    game_name: str,
+    entrants: list[Entrant],
+    *,
+    games_per_lineup: int,
+    options: dict | None = None,
+    seed: int = 0,
+    opening_plies: int = 0,
+    out: str | Path | None = None,
+) -> Tournament:
     """Check the game and agents (bad names fail here, before any game) and load the games already in
     ``out``, which must be a tournament of the same game, options, seed and opening plies."""
     game = make(game_name, **(options or {}))
@@ -263,8 +312,11 @@ def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, o
         raise ConfigError("agents", f"{', '.join(twice)} named more than once; name each agent once")
     needed = max(2, game.num_players)
     if len(entrants) < needed:
-        raise ConfigError("agents", f"a tournament of {game.name} needs at least {needed} agents, "
-                                    f"got {len(entrants)} (for one match use `boardzero arena`)")
+        raise ConfigError(
+            "agents",
+            f"a tournament of {game.name} needs at least {needed} agents, "
+            f"got {len(entrants)} (for one match use `boardzero arena`)",
+        )
     if games_per_lineup < 1:
         raise ConfigError("games", f"must be at least 1, got {games_per_lineup}")
     if opening_plies < 0:
@@ -275,8 +327,9 @@ def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, o
     if out is not None and Path(out).exists():
         old = load_tournament(out)
         if _identity(old) != _identity(tournament):
-            raise ConfigError("out", f"{out} holds a tournament of {_identity(old)}, not {_identity(tournament)}; "
-                                     "name another file")
+            raise ConfigError(
+                "out", f"{out} holds a tournament of {_identity(old)}, not {_identity(tournament)}; name another file"
+            )
         tournament.games, tournament.spent_s = old.games, old.spent_s
         tournament.others = [e for e in old.entrants + old.others if e.name not in set(names)]
     return tournament
@@ -285,30 +338,54 @@ def prepare(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, o
 def _identity(tournament: Tournament) -> str:
     """What must match for games to be added to a tournament file."""
     options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
-    return (f"{tournament.game} ({options or 'default options'}) with seed {tournament.seed} and "
-            f"{tournament.opening_plies} opening plies")
+    return (
+        f"{tournament.game} ({options or 'default options'}) with seed {tournament.seed} and "
+        f"{tournament.opening_plies} opening plies"
+    )
 
 
 def missing_games(tournament: Tournament, num_players: int) -> list[tuple[tuple[str, ...], int, int]]:
     """(lineup, game number, seed) of every game still to play, game numbers outermost (an interrupted
     tournament has played every lineup about equally often)."""
     done = {g.key for g in tournament.games}
-    return [(lineup, number, tournament.seed) for number in range(tournament.games_per_lineup)
-            for lineup in lineups(tournament.names, num_players) if (lineup, number) not in done]
+    return [
+        (lineup, number, tournament.seed)
+        for number in range(tournament.games_per_lineup)
+        for lineup in lineups(tournament.names, num_players)
+        if (lineup, number) not in done
+    ]
 
 
-def run_tournament(game_name: str, entrants: list[Entrant], *, games_per_lineup: int, options: dict | None = None,
-                   seed: int = 0, opening_plies: int = 0, workers: int | None = None, out: str | Path | None = None,
-                   records: str | Path | None = None, backend: str = "local", address: str = "",
-                   on_start: Callable[[int, int], None] | None = None,
-                   on_result: Callable[[TournamentGame], None] | None = None) -> Tournament:
+def run_tournament(
+    game_name: str,
+    entrants: list[Entrant],
+    *,
+    games_per_lineup: int,
+    options: dict | None = None,
+    seed: int = 0,
+    opening_plies: int = 0,
+    workers: int | None = None,
+    out: str | Path | None = None,
+    records: str | Path | None = None,
+    backend: str = "local",
+    address: str = "",
+    on_start: Callable[[int, int], None] | None = None,
+    on_result: Callable[[TournamentGame], None] | None = None,
+) -> Tournament:
     """Play every missing game of the tournament, saving to ``out`` as games come in and appending each new
     game's record to ``records``. ``on_start(to_play, already_played)`` is called once everything is checked.
     ``backend`` ``"ray"`` plays them in ``workers`` Ray actors (default: one per CPU of the cluster at
     ``address``) instead of processes here; the games are the same."""
     options = dict(options or {})
-    tournament = prepare(game_name, entrants, games_per_lineup=games_per_lineup, options=options, seed=seed,
-                         opening_plies=opening_plies, out=out)
+    tournament = prepare(
+        game_name,
+        entrants,
+        games_per_lineup=games_per_lineup,
+        options=options,
+        seed=seed,
+        opening_plies=opening_plies,
+        out=out,
+    )
     num_players = make(game_name, **options).num_players
     check_backend(backend)
     tasks = missing_games(tournament, num_players)
@@ -321,8 +398,16 @@ def run_tournament(game_name: str, entrants: list[Entrant], *, games_per_lineup:
     started = last_save = time.monotonic()
     spent_before = tournament.spent_s
     try:
-        for game, record in run_tasks(_init_worker, (game_name, options, specs, opening_plies), _play_one, tasks,
-                                      workers, chunksize=1, backend=backend, address=address):
+        for game, record in run_tasks(
+            _init_worker,
+            (game_name, options, specs, opening_plies),
+            _play_one,
+            tasks,
+            workers,
+            chunksize=1,
+            backend=backend,
+            address=address,
+        ):
             tournament.games.append(game)
             if writer is not None:
                 writer.write(record)

@@ -43,9 +43,17 @@ def start_worker(setup: Callable[..., None], args: tuple) -> None:
     setup(*args)
 
 
-def run_tasks(setup: Callable[..., None], args: tuple, play: Callable[[Any], Any], tasks: Sequence,
-              workers: int | None = None, *, chunksize: int | None = None, backend: str = "local",
-              address: str = "") -> Iterable[Any]:
+def run_tasks(
+    setup: Callable[..., None],
+    args: tuple,
+    play: Callable[[Any], Any],
+    tasks: Sequence,
+    workers: int | None = None,
+    *,
+    chunksize: int | None = None,
+    backend: str = "local",
+    address: str = "",
+) -> Iterable[Any]:
     """Results of ``play`` over ``tasks`` in the order they finish; ``setup`` and ``play`` must be module-level
     functions (they are sent to spawned processes or Ray actors by name). ``workers``: processes (default: one
     per core) or Ray actors (default: one per CPU of the cluster at ``address``); ``chunksize``: tasks sent to a
@@ -65,8 +73,15 @@ def chunk_size(tasks: Sequence, workers: int, chunksize: int | None) -> int:
     return chunksize or max(1, len(tasks) // (workers * 20))
 
 
-def local_tasks(setup: Callable[..., None], args: tuple, play: Callable[[Any], Any], tasks: Sequence,
-                workers: int | None, chunksize: int | None, address: str = "") -> Iterable[Any]:
+def local_tasks(
+    setup: Callable[..., None],
+    args: tuple,
+    play: Callable[[Any], Any],
+    tasks: Sequence,
+    workers: int | None,
+    chunksize: int | None,
+    address: str = "",
+) -> Iterable[Any]:
     """``run_tasks`` in processes of this machine."""
     workers = min(workers or os.cpu_count() or 1, len(tasks))
     if workers <= 1:

@@ -189,14 +189,22 @@ class KuhnState(State):
         the bettor and the pot."""
         n = self.game.num_players
         view = base_public_view(self, seat)
-        view.update({
-            "pot": sum(self.chips),
-            "bettor": self.bettor if self.bettor >= 0 else None,
-            "winner": self.winner() if self.done else None,
-            "seats": [{"seat": p, "chips": self.chips[p], "folded": self.folded[p],
-                       "card": CARD_NAMES[self.cards[p]] if self.card_shown(seat, p) else None}
-                      for p in range(n)],
-        })
+        view.update(
+            {
+                "pot": sum(self.chips),
+                "bettor": self.bettor if self.bettor >= 0 else None,
+                "winner": self.winner() if self.done else None,
+                "seats": [
+                    {
+                        "seat": p,
+                        "chips": self.chips[p],
+                        "folded": self.folded[p],
+                        "card": CARD_NAMES[self.cards[p]] if self.card_shown(seat, p) else None,
+                    }
+                    for p in range(n)
+                ],
+            }
+        )
         return view
 
     def hidden_name(self, outcome: int) -> str:

@@ -16,7 +16,9 @@ def require(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ConfigError(extra, f"{module} is not installed; install it with pip install 'boardzero[{extra}]'") from None
+        raise ConfigError(
+            extra, f"{module} is not installed; install it with pip install 'boardzero[{extra}]'"
+        ) from None
 
 
 def resolve_chance(state: State, rng: np.random.Generator) -> None:
@@ -28,8 +30,9 @@ def resolve_chance(state: State, rng: np.random.Generator) -> None:
 def observation_key(game: Game, key: str) -> str:
     """Check that ``key`` names one of the game's observations."""
     if key not in game.observation_spec:
-        raise ConfigError("observation", f"{game.name} has no observation {key!r}; "
-                                         f"allowed: {', '.join(game.observation_spec)}")
+        raise ConfigError(
+            "observation", f"{game.name} has no observation {key!r}; allowed: {', '.join(game.observation_spec)}"
+        )
     return key
 
 

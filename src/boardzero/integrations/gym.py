@@ -45,11 +45,21 @@ class BoardzeroEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, game: Game, opponents: Sequence[str | Agent] = ("random",), *, seat: int | None = None,
-                 observation: str = "flat", illegal: str = "penalty", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        game: Game,
+        opponents: Sequence[str | Agent] = ("random",),
+        *,
+        seat: int | None = None,
+        observation: str = "flat",
+        illegal: str = "penalty",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ):
         if seat is not None and not 0 <= seat < game.num_players:
-            raise ConfigError("seat", f"{seat} is not a seat of {game.name}; allowed: 0..{game.num_players - 1} or none")
+            raise ConfigError(
+                "seat", f"{seat} is not a seat of {game.name}; allowed: 0..{game.num_players - 1} or none"
+            )
         if illegal not in ("penalty", "raise"):
             raise ConfigError("illegal", f"{illegal!r} is not allowed; allowed: penalty, raise")
         if render_mode not in (None, "ansi"):
@@ -103,8 +113,11 @@ class BoardzeroEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ helpers
     def _is_legal(self, action: int) -> bool:
-        return (self.state.current_player == self.seat and 0 <= action < self.game.num_actions
-                and bool(self.state.legal_mask()[action]))
+        return (
+            self.state.current_player == self.seat
+            and 0 <= action < self.game.num_actions
+            and bool(self.state.legal_mask()[action])
+        )
 
     def _play_others(self) -> None:
         """Chance and the other seats move until the learner is to move or the game is over."""
@@ -130,22 +143,33 @@ def _opponent_agents(game: Game, opponents: Sequence[str | Agent]) -> list[Agent
         opponents = [opponents]
     others = game.num_players - 1
     if not 1 <= len(opponents) <= others:
-        raise ConfigError("opponents", f"{game.name} with {game.num_players} players has {others} other seat(s); "
-                                       f"got {len(opponents)} opponent(s)")
+        raise ConfigError(
+            "opponents",
+            f"{game.name} with {game.num_players} players has {others} other seat(s); got {len(opponents)} opponent(s)",
+        )
     specs = list(opponents) + [opponents[-1]] * (others - len(opponents))
     # a spec repeated for several seats builds one agent per seat (agents may keep per-seat state)
     return [spec if isinstance(spec, Agent) else make_agent(spec, game) for spec in specs]
 
 
-def make_env(game: str, opponents: Sequence[str | Agent] = ("random",), *, seat: int | None = None,
-             observation: str = "flat", illegal: str = "penalty", render_mode: str | None = None,
-             **options) -> BoardzeroEnv:
+def make_env(
+    game: str,
+    opponents: Sequence[str | Agent] = ("random",),
+    *,
+    seat: int | None = None,
+    observation: str = "flat",
+    illegal: str = "penalty",
+    render_mode: str | None = None,
+    **options,
+) -> BoardzeroEnv:
     """The single-agent environment of a registered game; ``options`` are the game's (``players=2``)."""
-    return BoardzeroEnv(make(game, **options), opponents, seat=seat, observation=observation, illegal=illegal,
-                        render_mode=render_mode)
+    return BoardzeroEnv(
+        make(game, **options), opponents, seat=seat, observation=observation, illegal=illegal, render_mode=render_mode
+    )
 
 
 for _name in games():
     if f"boardzero/{_name}-v0" not in gymnasium.registry:
-        gymnasium.register(f"boardzero/{_name}-v0", entry_point="boardzero.integrations.gym:make_env",
-                           kwargs={"game": _name})
+        gymnasium.register(
+            f"boardzero/{_name}-v0", entry_point="boardzero.integrations.gym:make_env", kwargs={"game": _name}
+        )

@@ -61,13 +61,17 @@ class BatchedVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, game: Game, num_envs: int, *, opponents: str = "random", observation: str = "flat",
-                 validate: bool = True):
+    def __init__(
+        self, game: Game, num_envs: int, *, opponents: str = "random", observation: str = "flat", validate: bool = True
+    ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", f"must be a positive integer, got {num_envs!r}")
         if opponents != "random":
-            raise ConfigError("opponents", f"{opponents!r}: the batch plays random opponents only; "
-                                           "boardzero.integrations.gym.BoardzeroEnv takes any agent")
+            raise ConfigError(
+                "opponents",
+                f"{opponents!r}: the batch plays random opponents only; "
+                "boardzero.integrations.gym.BoardzeroEnv takes any agent",
+            )
         self.game = game
         self.observation_key = observation_key(game, observation)
         self.num_envs = num_envs
@@ -82,8 +86,9 @@ class BatchedVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self._batch = self.game.batched(self.num_envs, seed=int(self.np_random.integers(2**31)),
-                                        observation_key=self.observation_key)
+        self._batch = self.game.batched(
+            self.num_envs, seed=int(self.np_random.integers(2**31)), observation_key=self.observation_key
+        )
         self._batch.reset()
         self.learners[:] = self.np_random.integers(self.game.num_players, size=self.num_envs)
         rewards, finished = self._play_opponents()
@@ -101,8 +106,13 @@ class BatchedVectorEnv(VectorEnv):
         more_rewards, finished = self._play_opponents()
         rewards = np.where(terminated, rewards, more_rewards)
         terminated |= finished
-        return (batch.obs.copy(), rewards.astype(np.float64), terminated, np.zeros(self.num_envs, dtype=bool),
-                self._infos())
+        return (
+            batch.obs.copy(),
+            rewards.astype(np.float64),
+            terminated,
+            np.zeros(self.num_envs, dtype=bool),
+            self._infos(),
+        )
 
     def action_masks(self) -> np.ndarray:
         """bool[num_envs, num_actions]: each learner's legal actions now."""
@@ -114,8 +124,7 @@ class BatchedVectorEnv(VectorEnv):
         batch = self._batch
         rewards = np.zeros(self.num_envs)
         finished = np.zeros(self.num_envs, dtype=bool)
-        while random_moves(batch.masks, batch.seats, self.learners, self.np_random.random(self.num_envs),
-                           self._moves):
+        while random_moves(batch.masks, batch.seats, self.learners, self.np_random.random(self.num_envs), self._moves):
             _, _, _, step_rewards, done = batch.step(self._moves)
             new = done & ~finished
             rewards[new] = step_rewards[new, self.learners[new]]
@@ -126,8 +135,10 @@ class BatchedVectorEnv(VectorEnv):
         return {"action_mask": self._batch.masks.copy(), "seat": self.learners.copy()}
 
 
-def make_vector_env(game: str, num_envs: int, *, opponents: str = "random", observation: str = "flat",
-                    validate: bool = True, **options) -> BatchedVectorEnv:
+def make_vector_env(
+    game: str, num_envs: int, *, opponents: str = "random", observation: str = "flat", validate: bool = True, **options
+) -> BatchedVectorEnv:
     """``num_envs`` games of a registered game as one VectorEnv; ``options`` are the game's (``players=2``)."""
-    return BatchedVectorEnv(make(game, **options), num_envs, opponents=opponents, observation=observation,
-                            validate=validate)
+    return BatchedVectorEnv(
+        make(game, **options), num_envs, opponents=opponents, observation=observation, validate=validate
+    )

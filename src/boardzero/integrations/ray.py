@@ -165,8 +165,9 @@ class _Slot:
 class RayActorPool:
     """``count`` self-play Ray actors (one CPU each) behind the runtime's ``ActorPool`` interface."""
 
-    def __init__(self, method: str, count: int, payload: dict[str, Any], *, address: str = "",
-                 seconds_per_call: float = 1.0):
+    def __init__(
+        self, method: str, count: int, payload: dict[str, Any], *, address: str = "", seconds_per_call: float = 1.0
+    ):
         ray = self.ray = require_ray()
         self.connected = connect(address)
         self.method, self.seconds_per_call = method, seconds_per_call
@@ -232,8 +233,9 @@ class RayActorPool:
         """Put a new actor (with a new id, so new seeds) in the place of one that died."""
         slot.deaths += 1
         if slot.deaths > MAX_CONSECUTIVE_DEATHS:
-            raise RuntimeError(f"self-play Ray actor {slot.actor_id} died {slot.deaths} times in a row without "
-                               f"delivering: {error}")
+            raise RuntimeError(
+                f"self-play Ray actor {slot.actor_id} died {slot.deaths} times in a row without delivering: {error}"
+            )
         self.ray.kill(slot.actor, no_restart=True)
         replacement = self._new_slot()
         slot.actor, slot.actor_id = replacement.actor, replacement.actor_id
@@ -266,16 +268,18 @@ class TaskActor:
         return [play(task) for task in tasks]
 
 
-def ray_tasks(setup, args: tuple, play, tasks: Sequence, workers: int | None, chunksize: int | None,
-              address: str = "") -> Iterator:
+def ray_tasks(
+    setup, args: tuple, play, tasks: Sequence, workers: int | None, chunksize: int | None, address: str = ""
+) -> Iterator:
     """``run_tasks`` in ``workers`` Ray actors (default: one per CPU of the cluster), results in any order. A chunk
     whose actor dies is played again by a new actor; its results were not delivered, so none counts twice."""
     require_ray()
     return _ray_task_results(setup, args, play, list(tasks), workers, chunksize, address)
 
 
-def _ray_task_results(setup, args: tuple, play, tasks: list, workers: int | None, chunksize: int | None,
-                      address: str) -> Iterator:
+def _ray_task_results(
+    setup, args: tuple, play, tasks: list, workers: int | None, chunksize: int | None, address: str
+) -> Iterator:
     ray = require_ray()
     connected = connect(address)
     actor_class = ray.remote(num_cpus=1, max_restarts=0)(TaskActor)
@@ -283,7 +287,7 @@ def _ray_task_results(setup, args: tuple, play, tasks: list, workers: int | None
     try:
         count = min(workers or cluster_cpus(), len(tasks))
         size = chunk_size(tasks, max(count, 1), chunksize)
-        waiting = [tasks[i:i + size] for i in range(0, len(tasks), size)][::-1]  # popped from the end
+        waiting = [tasks[i : i + size] for i in range(0, len(tasks), size)][::-1]  # popped from the end
         actors = [actor_class.remote(setup, args, os.getcwd()) for _ in range(count)]
         in_flight: dict[Any, tuple[int, list]] = {}  # call -> (slot, chunk)
 

@@ -12,5 +12,14 @@ from boardzero.learn.config import (
 )
 from boardzero.learn.runtime import Trainer, train
 
-__all__ = ["Config", "EvalConfig", "NetworkConfig", "SelfPlayConfig", "TrainConfig", "Trainer", "config_from_dict",
-           "load_config", "train"]
+__all__ = [
+    "Config",
+    "EvalConfig",
+    "NetworkConfig",
+    "SelfPlayConfig",
+    "TrainConfig",
+    "Trainer",
+    "config_from_dict",
+    "load_config",
+    "train",
+]

@@ -82,11 +82,13 @@ class BatchedWorker:
         self.game = make(config.game, **config.game_options)
         self.spec = NetworkSpec.from_dict(payload["network"])
         self.net = build_network(self.spec).eval()
-        seed = int(np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)])
-                   .integers(2**31))
+        seed = int(
+            np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)]).integers(2**31)
+        )
         self.rng = np.random.default_rng(seed)
-        self.env = self.game.batched(config.selfplay.games_per_actor, seed=seed,
-                                     observation_key=self.spec.observation_key)
+        self.env = self.game.batched(
+            config.selfplay.games_per_actor, seed=seed, observation_key=self.spec.observation_key
+        )
         self.env.reset()
         self.games_finished = 0
         self.fetch_run_file = payload.get("fetch_run_file")  # set by a backend whose actors may not see the run
@@ -137,9 +139,15 @@ class LocalActorPool:
         self.stop = context.Event()
         self.samples = context.Queue()
         self.weight_queues = [context.Queue() for _ in range(count)]
-        self.processes = [context.Process(target=actor_main, args=(method, i, payload, q, self.samples, self.stop),
-                                          daemon=True, name=f"boardzero-actor-{i}")
-                          for i, q in enumerate(self.weight_queues)]
+        self.processes = [
+            context.Process(
+                target=actor_main,
+                args=(method, i, payload, q, self.samples, self.stop),
+                daemon=True,
+                name=f"boardzero-actor-{i}",
+            )
+            for i, q in enumerate(self.weight_queues)
+        ]
         for process in self.processes:
             process.start()
         self.cut = False  # a read of the samples queue was interrupted: what is left in its pipe is not whole
@@ -217,8 +225,7 @@ def build_outbox(method: str, actor_id: int, payload: dict[str, Any]) -> Outbox:
     return Outbox(method_class(method).worker(actor_id, payload))
 
 
-def _actor_loop(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue,
-                stop_event) -> None:
+def _actor_loop(method: str, actor_id: int, payload: dict[str, Any], weights_queue, sample_queue, stop_event) -> None:
     outbox = build_outbox(method, actor_id, payload)
     parent = mp.parent_process()
 

@@ -29,8 +29,12 @@ def policy_value_loss(net, batch: dict[str, torch.Tensor], value_weight: float) 
     value_loss = F.mse_loss(values, batch["value"])
     entropy = -(log_probs.exp() * log_probs).sum(1).mean()
     loss = policy_loss + value_weight * value_loss
-    return loss, {"losses/policy": policy_loss.item(), "losses/value": value_loss.item(),
-                  "losses/entropy": entropy.item(), "losses/total": loss.item()}
+    return loss, {
+        "losses/policy": policy_loss.item(),
+        "losses/value": value_loss.item(),
+        "losses/entropy": entropy.item(),
+        "losses/total": loss.item(),
+    }
 
 
 class AlphaZero(ReplayMethod):
@@ -43,8 +47,12 @@ class AlphaZero(ReplayMethod):
 
     def replay_fields(self) -> dict[str, tuple[tuple[int, ...], type]]:
         spec = self.spec
-        return {"obs": (spec.input_shape, np.float32), "mask": ((spec.num_actions,), np.bool_),
-                "policy": ((spec.num_actions,), np.float32), "value": ((spec.num_players,), np.float32)}
+        return {
+            "obs": (spec.input_shape, np.float32),
+            "mask": ((spec.num_actions,), np.bool_),
+            "policy": ((spec.num_actions,), np.float32),
+            "value": ((spec.num_players,), np.float32),
+        }
 
     @classmethod
     def worker(cls, actor_id: int, payload: dict[str, Any]):
@@ -78,10 +86,18 @@ class AlphaZero(ReplayMethod):
         self.ratings["elo"] = best_elo + gap
         if promote:
             self.ratings.update(best_step=self.step, best_elo=self.ratings["elo"])
-            save_network(self.rundir.best_stem, self.net, {"game": self.game.name,
-                                                        "game_options": self.game.options_dict(),
-                                                        "step": self.step, "trainer": self.name,
-                                                        "config": self.config.to_dict(), "ratings": self.ratings})
+            save_network(
+                self.rundir.best_stem,
+                self.net,
+                {
+                    "game": self.game.name,
+                    "game_options": self.game.options_dict(),
+                    "step": self.step,
+                    "trainer": self.name,
+                    "config": self.config.to_dict(),
+                    "ratings": self.ratings,
+                },
+            )
         results["eval/promoted"] = float(promote)
         results["eval/elo"] = self.ratings["elo"]
         return results

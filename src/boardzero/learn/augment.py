@@ -8,8 +8,9 @@ import numpy as np
 from boardzero.core.api import Symmetry
 
 
-def augment(batch: dict[str, np.ndarray], symmetries: list[Symmetry], observation_key: str,
-            rng: np.random.Generator) -> dict[str, np.ndarray]:
+def augment(
+    batch: dict[str, np.ndarray], symmetries: list[Symmetry], observation_key: str, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
     """``batch`` (obs, and mask and policy where it has them; values are unchanged) with every row mapped by a
     random symmetry or left as is."""
     if not symmetries:

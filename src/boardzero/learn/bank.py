@@ -77,8 +77,11 @@ class Bank:
 
     def payload(self) -> dict[str, Any]:
         """What actors need to draw opponents: absolute paths of the members and of the best."""
-        return {"version": self.version, "members": [str(self.directory / m["path"]) for m in self.members],
-                "best": str(self.best_path()) if self.members else None}
+        return {
+            "version": self.version,
+            "members": [str(self.directory / m["path"]) for m in self.members],
+            "best": str(self.best_path()) if self.members else None,
+        }
 
 
 def draw_opponent(bank: dict[str, Any], best_share: float, rng: np.random.Generator) -> str:

@@ -43,152 +43,246 @@ PPO = ("ppo",)
 @dataclasses.dataclass
 class NetworkConfig:
     kind: Literal["mlp", "conv", "xdim"] = doc(
-        "mlp", "mlp over the 'flat' observation, conv over 'planes', xdim: the cross-dimensional net (games with a "
-               "board layout, e.g. Catan)")
+        "mlp",
+        "mlp over the 'flat' observation, conv over 'planes', xdim: the cross-dimensional net (games with a "
+        "board layout, e.g. Catan)",
+    )
     hidden: int = doc(256, "mlp width; conv value-head width; xdim width of the dense branch", check="positive")
     blocks: int = doc(4, "residual blocks", check="non_negative")
     channels: int = doc(64, "conv and xdim channels of the board branch", check="positive")
-    observation: str = doc("", "mlp: a 1-D observation other than 'flat' (Catan: 'rich', the flat one plus what "
-                               "needs the board's adjacency: pips around each intersection, where each seat can "
-                               "settle, production per resource); empty: the kind's own")
+    observation: str = doc(
+        "",
+        "mlp: a 1-D observation other than 'flat' (Catan: 'rich', the flat one plus what "
+        "needs the board's adjacency: pips around each intersection, where each seat can "
+        "settle, production per resource); empty: the kind's own",
+    )
 
 
 @dataclasses.dataclass
 class SelfPlayConfig:
     actors: int = doc(1, "self-play actor processes", check="positive")
     backend: Literal["local", "ray"] = doc(
-        "local", "where the actors run: local processes, or Ray actors on the cluster `ray_address` reaches (pip "
-                 "install 'boardzero[ray]')")
-    ray_address: str = doc("", "Ray cluster to join with backend \"ray\": empty joins the one `ray start` made on "
-                               "this machine (or RAY_ADDRESS) and starts a local one when there is none; \"auto\": "
-                               "an existing one only; or HOST:PORT")
-    max_staleness: int = doc(0, "drop samples made with weights more than this many publications older than the "
-                                "newest (1: only the newest and the one before; 0 = keep every sample)",
-                             check="non_negative")
+        "local",
+        "where the actors run: local processes, or Ray actors on the cluster `ray_address` reaches (pip "
+        "install 'boardzero[ray]')",
+    )
+    ray_address: str = doc(
+        "",
+        'Ray cluster to join with backend "ray": empty joins the one `ray start` made on '
+        'this machine (or RAY_ADDRESS) and starts a local one when there is none; "auto": '
+        "an existing one only; or HOST:PORT",
+    )
+    max_staleness: int = doc(
+        0,
+        "drop samples made with weights more than this many publications older than the "
+        "newest (1: only the newest and the one before; 0 = keep every sample)",
+        check="non_negative",
+    )
     games_per_actor: int = doc(32, "games each actor plays at once (their network calls are batched)", check="positive")
     publish_every: int = doc(50, "learner steps between sending new weights to the actors", check="positive")
     seed: int = doc(0, "base seed of the actors' games and random generators")
     precision: Literal["auto", "float32", "bfloat16"] = doc(
-        "auto", "number format of self-play network calls; auto: bfloat16 where the CPU does it natively (about 3x "
-                "faster), else float32")
+        "auto",
+        "number format of self-play network calls; auto: bfloat16 where the CPU does it natively (about 3x "
+        "faster), else float32",
+    )
     simulations: int = doc(100, "MCTS simulations per move", methods=AZ, check="positive")
     c_puct: float = doc(1.5, "PUCT exploration constant", methods=AZ, check="positive")
     dirichlet_alpha: float = doc(1.0, "Dirichlet noise concentration at the root", methods=AZ, check="positive")
     dirichlet_fraction: float = doc(0.25, "share of Dirichlet noise in the root priors", methods=AZ, check="fraction")
-    search_batch: int = doc(8, "leaves gathered per game per network call (virtual loss)", methods=AZ,
-                            check="positive")
-    temperature_moves: int = doc(10, "moves per game chosen in proportion to visits; later moves take the most "
-                                     "visited", methods=AZ, check="non_negative")
-    random_move_share: float = doc(0.0, "chance that a move played is uniformly random (its sample keeps the search "
-                                        "target), so the net also learns positions after blunders", methods=AZ,
-                                   check="fraction")
-    search_value_share: float = doc(0.0, "value target = (1 - share) * final returns + share * the root's searched "
-                                         "value vector (less noise from later moves and random moves)", methods=AZ,
-                                    check="fraction")
+    search_batch: int = doc(8, "leaves gathered per game per network call (virtual loss)", methods=AZ, check="positive")
+    temperature_moves: int = doc(
+        10,
+        "moves per game chosen in proportion to visits; later moves take the most visited",
+        methods=AZ,
+        check="non_negative",
+    )
+    random_move_share: float = doc(
+        0.0,
+        "chance that a move played is uniformly random (its sample keeps the search "
+        "target), so the net also learns positions after blunders",
+        methods=AZ,
+        check="fraction",
+    )
+    search_value_share: float = doc(
+        0.0,
+        "value target = (1 - share) * final returns + share * the root's searched "
+        "value vector (less noise from later moves and random moves)",
+        methods=AZ,
+        check="fraction",
+    )
 
 
 @dataclasses.dataclass
 class TrainConfig:
     steps: int = doc(10_000, "learner steps to reach (a resumed run continues up to this)", check="positive")
-    minutes: float = doc(0.0, "stop after this many minutes of this invocation (0 = no time limit)",
-                         check="non_negative")
+    minutes: float = doc(
+        0.0, "stop after this many minutes of this invocation (0 = no time limit)", check="non_negative"
+    )
     batch_size: int = doc(256, "samples per gradient step", check="positive")
     lr: float = doc(1e-3, "AdamW learning rate", check="positive")
     weight_decay: float = doc(1e-4, "AdamW weight decay", check="non_negative")
-    warmup_steps: int = doc(0, "learner steps over which the learning rate rises linearly from lr/warmup_steps to "
-                               "lr at the start of a run (0 = off); eases a fresh optimizer into weights taken "
-                               "with --init", check="non_negative")
+    warmup_steps: int = doc(
+        0,
+        "learner steps over which the learning rate rises linearly from lr/warmup_steps to "
+        "lr at the start of a run (0 = off); eases a fresh optimizer into weights taken "
+        "with --init",
+        check="non_negative",
+    )
     grad_clip: float = doc(1.0, "gradient norm clip (0 = off)", check="non_negative")
-    value_weight: float = doc(1.0, "weight of the value loss against the policy loss", methods=AZ + PPO,
-                              check="non_negative")
+    value_weight: float = doc(
+        1.0, "weight of the value loss against the policy loss", methods=AZ + PPO, check="non_negative"
+    )
     replay_size: int = doc(100_000, "samples kept in the replay buffer", methods=AZ + TD, check="positive")
     min_replay: int = doc(2_000, "samples collected before learning starts", methods=AZ + TD, check="non_negative")
-    sample_reuse: float = doc(4.0, "target ratio of samples trained on to samples generated (learner waits above "
-                                   "it)", methods=AZ + TD, check="positive")
+    sample_reuse: float = doc(
+        4.0,
+        "target ratio of samples trained on to samples generated (learner waits above it)",
+        methods=AZ + TD,
+        check="positive",
+    )
     checkpoint_every: int = doc(500, "learner steps between checkpoints", check="positive")
-    keep_checkpoints: int = doc(5, "newest checkpoints kept on disk (0 = keep all); those where a run stopped, "
-                                "off the checkpoint_every schedule, are always kept", check="non_negative")
+    keep_checkpoints: int = doc(
+        5,
+        "newest checkpoints kept on disk (0 = keep all); those where a run stopped, "
+        "off the checkpoint_every schedule, are always kept",
+        check="non_negative",
+    )
     log_every: int = doc(50, "learner steps between metric lines", check="positive")
-    symmetries: bool = doc(True, "train each sample as itself or as its image under a random symmetry of the game "
-                                 "(board mirrors, rotations), when the game declares any", methods=AZ + TD)
-    save_replay: bool = doc(True, "store the replay buffer with each checkpoint so a resumed run keeps its data",
-                            methods=AZ + TD)
+    symmetries: bool = doc(
+        True,
+        "train each sample as itself or as its image under a random symmetry of the game "
+        "(board mirrors, rotations), when the game declares any",
+        methods=AZ + TD,
+    )
+    save_replay: bool = doc(
+        True, "store the replay buffer with each checkpoint so a resumed run keeps its data", methods=AZ + TD
+    )
     seed: int = doc(0, "seed of the network initialisation and the learner's sampling")
     precision: Literal["auto", "float32", "bfloat16"] = doc(
-        "float32", "number format of the learner's forward and backward passes (weights stay float32); auto: "
-                   "bfloat16 where the CPU does it natively")
-    device: str = doc("auto", "where the learner trains: auto (a CUDA GPU when torch sees one, else the CPU), cpu, "
-                              "cuda or cuda:N; self-play actors and evaluations run on CPU cores either way",
-                      check="device")
+        "float32",
+        "number format of the learner's forward and backward passes (weights stay float32); auto: "
+        "bfloat16 where the CPU does it natively",
+    )
+    device: str = doc(
+        "auto",
+        "where the learner trains: auto (a CUDA GPU when torch sees one, else the CPU), cpu, "
+        "cuda or cuda:N; self-play actors and evaluations run on CPU cores either way",
+        check="device",
+    )
 
 
 @dataclasses.dataclass
 class EvalConfig:
     every: int = doc(1_000, "learner steps between evaluations (0 = never)", check="non_negative")
-    opponents: list = default_list([], "agent specs the trained agent plays in every evaluation, e.g. [\"weighted\", "
-                                       "\"heuristic\"]; it takes one seat, the opponent the others, seats rotated")
+    opponents: list = default_list(
+        [],
+        'agent specs the trained agent plays in every evaluation, e.g. ["weighted", '
+        '"heuristic"]; it takes one seat, the opponent the others, seats rotated',
+    )
     games: int = doc(20, "games against each of `opponents`", check="non_negative")
-    games_vs_random: int = doc(40, "games of the greedy network against random, seats rotated", methods=AZ,
-                               check="non_negative")
-    games_vs_mcts: int = doc(10, "games of network+search against rollout MCTS, seats rotated", methods=AZ,
-                             check="non_negative")
+    games_vs_random: int = doc(
+        40, "games of the greedy network against random, seats rotated", methods=AZ, check="non_negative"
+    )
+    games_vs_mcts: int = doc(
+        10, "games of network+search against rollout MCTS, seats rotated", methods=AZ, check="non_negative"
+    )
     mcts_simulations: int = doc(200, "simulations of the rollout MCTS opponent", methods=AZ, check="positive")
-    games_vs_best: int = doc(20, "games against the previous best checkpoint, seats rotated", methods=AZ,
-                             check="non_negative")
-    simulations: int = doc(50, "simulations per move of the network player in search games", methods=AZ,
-                           check="positive")
-    opening_plies: int = doc(0, "random moves that open each game against MCTS and the best (variety between "
-                                "deterministic players)", methods=AZ, check="non_negative")
-    promote_threshold: float = doc(0.55, "score against the previous best that makes a checkpoint the new best",
-                                   methods=AZ, check="fraction")
+    games_vs_best: int = doc(
+        20, "games against the previous best checkpoint, seats rotated", methods=AZ, check="non_negative"
+    )
+    simulations: int = doc(
+        50, "simulations per move of the network player in search games", methods=AZ, check="positive"
+    )
+    opening_plies: int = doc(
+        0,
+        "random moves that open each game against MCTS and the best (variety between deterministic players)",
+        methods=AZ,
+        check="non_negative",
+    )
+    promote_threshold: float = doc(
+        0.55, "score against the previous best that makes a checkpoint the new best", methods=AZ, check="fraction"
+    )
 
 
 @dataclasses.dataclass
 class TDConfig:
-    lam: float = doc(0.7, "lambda of the lambda-returns: 0 learns from the next prediction only, 1 from the final "
-                          "outcome only", check="fraction")
-    gamma: float = doc(1.0, "discount per recorded decision (below 1: a win sooner is worth more than a win later)",
-                       check="fraction")
-    explore: float = doc(0.001, "share of moves played uniformly at random; the lambda-return stops at such a move "
-                                "(it bootstraps from the best move's value there)", check="fraction")
+    lam: float = doc(
+        0.7,
+        "lambda of the lambda-returns: 0 learns from the next prediction only, 1 from the final outcome only",
+        check="fraction",
+    )
+    gamma: float = doc(
+        1.0, "discount per recorded decision (below 1: a win sooner is worth more than a win later)", check="fraction"
+    )
+    explore: float = doc(
+        0.001,
+        "share of moves played uniformly at random; the lambda-return stops at such a move "
+        "(it bootstraps from the best move's value there)",
+        check="fraction",
+    )
     huber_delta: float = doc(1.0, "Huber loss: quadratic below this error, linear above", check="positive")
-    opening_moves: int = doc(0, "a game's first N decisions (all seats', counting only those with a choice) are "
-                                "drawn from the softmax of the mover's values at opening_temperature; the "
-                                "lambda-return stops where the draw is not the best move", check="non_negative")
-    opening_temperature: float = doc(0.02, "temperature of the opening draws (values are win shares, 0..1)",
-                                     check="positive")
-    outcome_moves: int = doc(0, "a game's first N recorded positions (all seats', counting only decisions with a "
-                                "choice) learn from the final result alone (lambda = 1, still discounted by gamma "
-                                "and stopped at an exploring move) instead of the lambda-return", check="non_negative")
-    league_share: float = doc(0.0, "share of self-play games in which one seat, drawn at random, is played by a past "
-                                   "network of the run (its greedy move; the lambda-return runs through its moves)",
-                              check="fraction")
-    league_size: int = doc(8, "past networks the league keeps (in the run's bank/, so a resumed run keeps them): "
-                              "the newest snapshots", check="positive")
-    league_every: int = doc(2000, "learner steps between two snapshots the learner adds to the league (the first: "
-                                  "its network at the run's first publication)", check="positive")
+    opening_moves: int = doc(
+        0,
+        "a game's first N decisions (all seats', counting only those with a choice) are "
+        "drawn from the softmax of the mover's values at opening_temperature; the "
+        "lambda-return stops where the draw is not the best move",
+        check="non_negative",
+    )
+    opening_temperature: float = doc(
+        0.02, "temperature of the opening draws (values are win shares, 0..1)", check="positive"
+    )
+    outcome_moves: int = doc(
+        0,
+        "a game's first N recorded positions (all seats', counting only decisions with a "
+        "choice) learn from the final result alone (lambda = 1, still discounted by gamma "
+        "and stopped at an exploring move) instead of the lambda-return",
+        check="non_negative",
+    )
+    league_share: float = doc(
+        0.0,
+        "share of self-play games in which one seat, drawn at random, is played by a past "
+        "network of the run (its greedy move; the lambda-return runs through its moves)",
+        check="fraction",
+    )
+    league_size: int = doc(
+        8,
+        "past networks the league keeps (in the run's bank/, so a resumed run keeps them): the newest snapshots",
+        check="positive",
+    )
+    league_every: int = doc(
+        2000,
+        "learner steps between two snapshots the learner adds to the league (the first: "
+        "its network at the run's first publication)",
+        check="positive",
+    )
 
 
 @dataclasses.dataclass
 class PPOConfig:
-    batch_samples: int = doc(4096, "learner decisions (from finished games) collected for each update",
-                             check="positive")
+    batch_samples: int = doc(
+        4096, "learner decisions (from finished games) collected for each update", check="positive"
+    )
     epochs: int = doc(4, "passes over each rollout", check="positive")
     minibatches: int = doc(4, "minibatches per pass", check="positive")
-    clip: float = doc(0.2, "clip range of the probability ratio (0 = no clipping: plain advantage actor-critic)",
-                      check="non_negative")
+    clip: float = doc(
+        0.2, "clip range of the probability ratio (0 = no clipping: plain advantage actor-critic)", check="non_negative"
+    )
     gamma: float = doc(1.0, "discount per learner decision", check="fraction")
     gae_lambda: float = doc(0.95, "GAE lambda", check="fraction")
     entropy_weight: float = doc(0.01, "entropy bonus", check="non_negative")
     activity_weight: float = doc(1e-4, "L2 loss on the legal logits, keeping rare actions alive", check="non_negative")
     bank_size: int = doc(20, "past networks kept in the bank", check="positive")
-    best_share: float = doc(0.8, "share of opponents that are the bank's best network (the rest: any bank member)",
-                            check="fraction")
-    admit_every: int = doc(200, "learner steps between trials of the current network against the best",
-                           check="positive")
+    best_share: float = doc(
+        0.8, "share of opponents that are the bank's best network (the rest: any bank member)", check="fraction"
+    )
+    admit_every: int = doc(
+        200, "learner steps between trials of the current network against the best", check="positive"
+    )
     admit_games: int = doc(40, "games of each trial, seats rotated", check="positive")
-    admit_score: float = doc(0.55, "score against the best that admits the current network to the bank as the new "
-                                   "best", check="fraction")
+    admit_score: float = doc(
+        0.55, "score against the best that admits the current network to the bank as the new best", check="fraction"
+    )
 
 
 @dataclasses.dataclass
@@ -210,13 +304,22 @@ class Config:
             if self.method not in SECTION_METHODS.get(name, (self.method,)):
                 continue
             section = getattr(self, name)
-            data[name] = {f.name: getattr(section, f.name) for f in dataclasses.fields(section)
-                          if self.method in (f.metadata.get("methods") or (self.method,))}
+            data[name] = {
+                f.name: getattr(section, f.name)
+                for f in dataclasses.fields(section)
+                if self.method in (f.metadata.get("methods") or (self.method,))
+            }
         return dict(json.loads(json.dumps(data)))
 
 
-SECTIONS = {"network": NetworkConfig, "selfplay": SelfPlayConfig, "train": TrainConfig, "eval": EvalConfig,
-            "td": TDConfig, "ppo": PPOConfig}
+SECTIONS = {
+    "network": NetworkConfig,
+    "selfplay": SelfPlayConfig,
+    "train": TrainConfig,
+    "eval": EvalConfig,
+    "td": TDConfig,
+    "ppo": PPOConfig,
+}
 SECTION_METHODS = {"td": TD, "ppo": PPO}  # sections that only one method reads
 
 
@@ -271,8 +374,9 @@ def _build_section(name: str, cls: type, table: Any, method: str) -> Any:
             raise ConfigError(f"{name}.{key}", f"unknown field; allowed: {', '.join(sorted(fields))}")
         methods = fields[key].metadata.get("methods", ())
         if methods and method not in methods:
-            raise ConfigError(f"{name}.{key}", f"applies to method {', '.join(methods)}, not {method!r}; "
-                                               "remove it from the config")
+            raise ConfigError(
+                f"{name}.{key}", f"applies to method {', '.join(methods)}, not {method!r}; remove it from the config"
+            )
         values[key] = _check_value(f"{name}.{key}", value, hints[key], fields[key].metadata.get("check", ""))
     return cls(**values)
 
@@ -306,8 +410,12 @@ def toml_value(text: str) -> Any:
         return text.strip()
 
 
-def apply_overrides(data: dict[str, Any], overrides: Sequence[str], flag: str = "--set",
-                    examples: str = "train.lr=0.0001 or game_options.players=3") -> dict[str, Any]:
+def apply_overrides(
+    data: dict[str, Any],
+    overrides: Sequence[str],
+    flag: str = "--set",
+    examples: str = "train.lr=0.0001 or game_options.players=3",
+) -> dict[str, Any]:
     """A copy of parsed config ``data`` with each ``section.field=value`` (or ``field=value`` at the top level)
     set; the value is read as TOML (``0.0003``, ``true``, ``["heuristic"]``), else taken as a plain string.
     ``flag`` and ``examples`` name the command-line option in errors."""
@@ -317,16 +425,18 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str], flag: str = 
         key = key.strip()
         parts = key.split(".")
         if not sep or not all(parts) or len(parts) > 2:
-            raise ConfigError(flag, f"{override!r} is not of the form section.field=value or field=value, "
-                                    f"e.g. {examples}")
+            raise ConfigError(
+                flag, f"{override!r} is not of the form section.field=value or field=value, e.g. {examples}"
+            )
         value = toml_value(text)
         if len(parts) == 1:
             data[key] = value
             continue
         table = data.setdefault(parts[0], {})
         if not isinstance(table, dict):
-            raise ConfigError(flag, f"{override!r} sets a field of {parts[0]}, but {parts[0]} holds {table!r}, "
-                                    f"not a table")
+            raise ConfigError(
+                flag, f"{override!r} sets a field of {parts[0]}, but {parts[0]} holds {table!r}, not a table"
+            )
         table[parts[1]] = value
     return data
 
@@ -347,5 +457,7 @@ def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
 
 def field_docs(cls: type) -> list[tuple[str, Any, str]]:
     """(field, default, one-line doc) of a config section, for help texts."""
-    return [(f.name, f.default_factory() if f.default is dataclasses.MISSING else f.default, f.metadata.get("doc", ""))
-            for f in dataclasses.fields(cls)]
+    return [
+        (f.name, f.default_factory() if f.default is dataclasses.MISSING else f.default, f.metadata.get("doc", ""))
+        for f in dataclasses.fields(cls)
+    ]

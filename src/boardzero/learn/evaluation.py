@@ -38,8 +38,9 @@ class RandomOpening(Agent):
         return self.agent.act(view, rng)
 
 
-def score(game: Game, agent: Agent, opponent_factory, games: int, rng: np.random.Generator, *,
-          opening_plies: int = 0) -> float:
+def score(
+    game: Game, agent: Agent, opponent_factory, games: int, rng: np.random.Generator, *, opening_plies: int = 0
+) -> float:
     """Mean score of ``agent`` (win 1, draw or shared place 0.5, loss 0), its seat rotated over the games.
 
     A seat's result is ranked against the others' returns, so it works for any number of players.
@@ -75,21 +76,34 @@ def elo_difference(score_: float, games: int) -> float:
     return -400.0 * math.log10(1.0 / smoothed - 1.0)
 
 
-def evaluate(game: Game, net: nn.Module, best_net: nn.Module | None, config: EvalConfig,
-             rng: np.random.Generator) -> dict[str, float]:
+def evaluate(
+    game: Game, net: nn.Module, best_net: nn.Module | None, config: EvalConfig, rng: np.random.Generator
+) -> dict[str, float]:
     """Scores of the network: greedy vs random, with search vs rollout MCTS and vs the previous best."""
     results: dict[str, float] = {}
     if config.games_vs_random:
         greedy = network_agent(game, net, sims=0, greedy=True)
-        results["eval/greedy_vs_random"] = score(game, greedy, lambda: make_agent("random", game),
-                                                 config.games_vs_random, rng)
+        results["eval/greedy_vs_random"] = score(
+            game, greedy, lambda: make_agent("random", game), config.games_vs_random, rng
+        )
     searcher = network_agent(game, net, sims=config.simulations)
     if config.games_vs_mcts:
         spec = f"mcts:sims={config.mcts_simulations}"
-        results["eval/search_vs_mcts"] = score(game, searcher, lambda: make_agent(spec, game),
-                                               config.games_vs_mcts, rng, opening_plies=config.opening_plies)
+        results["eval/search_vs_mcts"] = score(
+            game,
+            searcher,
+            lambda: make_agent(spec, game),
+            config.games_vs_mcts,
+            rng,
+            opening_plies=config.opening_plies,
+        )
     if config.games_vs_best and best_net is not None:
-        results["eval/search_vs_best"] = score(game, searcher,
-                                               lambda: network_agent(game, best_net, sims=config.simulations),
-                                               config.games_vs_best, rng, opening_plies=config.opening_plies)
+        results["eval/search_vs_best"] = score(
+            game,
+            searcher,
+            lambda: network_agent(game, best_net, sims=config.simulations),
+            config.games_vs_best,
+            rng,
+            opening_plies=config.opening_plies,
+        )
     return results

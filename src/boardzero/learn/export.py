@@ -28,9 +28,17 @@ from boardzero.learn.config import apply_overrides
 from boardzero.nn.checkpoint import load_network, read_extra, resolve_checkpoint, save_network
 
 
-def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool = False, out_dir: Path | None = None,
-                 name: str = "model", notes: dict[str, Any] | None = None, opening: str | Path | None = None,
-                 mean_with: str | Path | None = None) -> Path:
+def export_model(
+    checkpoint: str | Path,
+    *,
+    play: dict[str, Any],
+    latest: bool = False,
+    out_dir: Path | None = None,
+    name: str = "model",
+    notes: dict[str, Any] | None = None,
+    opening: str | Path | None = None,
+    mean_with: str | Path | None = None,
+) -> Path:
     """Write ``<name>.safetensors`` + ``<name>.json`` for the checkpoint's game; returns the JSON path.
 
     A run directory gives its best network (``checkpoints/best.json``) unless ``latest``. ``opening``: a TD
@@ -46,8 +54,9 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
     source = best if use_best else resolve_checkpoint(checkpoint)
     net, meta = load_network(source)
     out_dir = Path(out_dir) if out_dir is not None else MODELS_DIR / meta["game"]
-    keep = {k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer")
-            if k in meta}
+    keep = {
+        k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer") if k in meta
+    }
     keep["play"] = merge_play(meta.get("play", {}), play)
     keep["source"] = meta.get("source") or source_label(source)  # a shipped model exported again keeps its own
     extras, kept_notes = {}, {}
@@ -59,15 +68,19 @@ def export_model(checkpoint: str | Path, *, play: dict[str, Any], latest: bool =
             continue
         extra_net, extra_meta = load_network(given, trainers=("td",))
         if extra_net.spec.to_dict() != net.spec.to_dict() or extra_meta["game"] != meta["game"]:
-            raise CheckpointError(f"{given}: its network ({extra_meta['game']}, {extra_net.spec.to_dict()}) is not "
-                                  f"the shape of {source}'s; a network shipped beside a model must share its shape")
+            raise CheckpointError(
+                f"{given}: its network ({extra_meta['game']}, {extra_net.spec.to_dict()}) is not "
+                f"the shape of {source}'s; a network shipped beside a model must share its shape"
+            )
         extras[role] = extra_net.state_dict()
         label = source_label(resolve_checkpoint(given))
         if role == "opening":
             kept_notes[role] = {"source": label, **extra_meta.get("notes", {}).get("opening_fit", {})}
         else:  # a shipped or kept checkpoint names the run it came from
-            kept_notes[role] = {"source": extra_meta.get("source") or label,
-                                **{k: extra_meta[k] for k in ("step",) if k in extra_meta}}
+            kept_notes[role] = {
+                "source": extra_meta.get("source") or label,
+                **{k: extra_meta[k] for k in ("step",) if k in extra_meta},
+            }
     if kept_notes or notes:
         keep["notes"] = {**kept_notes, **(notes or {})}  # a new dict: the caller's ``notes`` stays as it was
     return save_network(out_dir / name, net, keep, extras or None)
@@ -102,15 +115,24 @@ def main() -> None:
     parser.add_argument("checkpoint", help="run directory or checkpoint .json")
     parser.add_argument("--sims", type=int, default=None, help="simulations per move (AlphaZero models)")
     parser.add_argument("--c-puct", type=float, default=None)
-    parser.add_argument("--play", action="append", default=[], metavar="KEY=VALUE",
-                        help="a play setting stored for `best` (fast.KEY for `best:fast`); repeatable")
+    parser.add_argument(
+        "--play",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a play setting stored for `best` (fast.KEY for `best:fast`); repeatable",
+    )
     parser.add_argument("--latest", action="store_true", help="ship the newest checkpoint, not the run's best")
     parser.add_argument("--name", default="model", help="file name without extension (default: model)")
     parser.add_argument("--out", type=Path, default=None, help="directory (default: the package's models/<game>)")
-    parser.add_argument("--opening", default=None, help="a network fitted by boardzero.learn.opening, shipped for "
-                                                        "the opening search")
-    parser.add_argument("--mean-with", default=None, help="another TD network of the same shape, shipped beside the "
-                                                          "model; best averages their values")
+    parser.add_argument(
+        "--opening", default=None, help="a network fitted by boardzero.learn.opening, shipped for the opening search"
+    )
+    parser.add_argument(
+        "--mean-with",
+        default=None,
+        help="another TD network of the same shape, shipped beside the model; best averages their values",
+    )
     args = parser.parse_args()
     try:
         play = parse_play(args.play)
@@ -118,8 +140,15 @@ def main() -> None:
             play["sims"] = args.sims
         if args.c_puct is not None:
             play["c_puct"] = args.c_puct
-        path = export_model(args.checkpoint, play=play, latest=args.latest, out_dir=args.out, name=args.name,
-                            opening=args.opening, mean_with=args.mean_with)
+        path = export_model(
+            args.checkpoint,
+            play=play,
+            latest=args.latest,
+            out_dir=args.out,
+            name=args.name,
+            opening=args.opening,
+            mean_with=args.mean_with,
+        )
     except BoardzeroError as exc:
         raise SystemExit(f"error: {exc}") from None
     print(f"wrote {path} and {path.with_suffix('.safetensors')}")

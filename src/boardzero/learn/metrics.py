@@ -19,6 +19,7 @@ class MetricsLog:
         if tensorboard_dir is not None:
             try:
                 from torch.utils.tensorboard import SummaryWriter
+
                 self.writer = SummaryWriter(str(tensorboard_dir))
             except Exception:  # pragma: no cover - tensorboard missing: JSONL only
                 self.writer = None

@@ -47,8 +47,19 @@ def _game_of(meta: dict[str, Any]):
     return make(meta["game"], **meta.get("game_options", {}))
 
 
-def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: float = 0.0, games: int = 0,
-            batch: int = 256, later: int = 0, share: float = 1.0, draws: str = "") -> dict[str, np.ndarray]:
+def collect(
+    model: str,
+    *,
+    seed: int,
+    moves: int,
+    temperature: float,
+    minutes: float = 0.0,
+    games: int = 0,
+    batch: int = 256,
+    later: int = 0,
+    share: float = 1.0,
+    draws: str = "",
+) -> dict[str, np.ndarray]:
     """Self-play of ``model`` with its first ``moves`` decisions drawn at ``temperature`` from the softmax of its
     values, or of the network ``draws`` names (e.g. an opening network fitted before), for ``minutes`` or
     until ``games`` games ended: ``obs`` [N, ...] (float16) of each opening move's position as its mover
@@ -80,7 +91,7 @@ def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: f
                 values[idx] = afterstate_values(drawer, part, env.seats[after.row[idx]])[:, 0]
             for j, i in enumerate(rows):
                 if opening[j]:
-                    chosen[j] = after.starts[j] + softmax_draw(values[after.starts[j]:ends[j]], temperature, rng)
+                    chosen[j] = after.starts[j] + softmax_draw(values[after.starts[j] : ends[j]], temperature, rng)
                 if made[i] < moves or (made[i] < moves + later and rng.random() < share):
                     opened[i].append((after.obs[chosen[j]].astype(np.float16), int(env.seats[i]), made[i]))
                 made[i] += 1
@@ -98,8 +109,12 @@ def collect(model: str, *, seed: int, moves: int, temperature: float, minutes: f
     if not obs:
         raise ConfigError("opening", "no game ended; collect longer (--minutes)")
     target = rotate_to_relative(np.stack(results), np.asarray(seats)).astype(np.float32)
-    return {"obs": np.stack(obs), "target": target, "game": np.asarray(numbers, np.int64),
-            "decision": np.asarray(decisions, np.int16)}
+    return {
+        "obs": np.stack(obs),
+        "target": target,
+        "game": np.asarray(numbers, np.int64),
+        "decision": np.asarray(decisions, np.int16),
+    }
 
 
 def save_games(path: Path, data: dict[str, np.ndarray]) -> None:
@@ -120,8 +135,17 @@ def load_games(paths: list[Path]) -> tuple[torch.Tensor, torch.Tensor, np.ndarra
     return torch.from_numpy(np.concatenate(obs)), torch.from_numpy(np.concatenate(target)), np.concatenate(held)
 
 
-def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, batch: int = 512,
-        seed: int = 0, threads: int = 0, init: str = "") -> tuple[torch.nn.Module, dict[str, Any]]:
+def fit(
+    model: str,
+    paths: list[Path],
+    *,
+    epochs: int = 8,
+    lr: float = 1e-4,
+    batch: int = 512,
+    seed: int = 0,
+    threads: int = 0,
+    init: str = "",
+) -> tuple[torch.nn.Module, dict[str, Any]]:
     """A copy of ``model``'s network, or of the network ``init`` names (e.g. ``model.json#opening``, to go on
     from an opening network fitted before), fitted to the recorded results; the epoch with the lowest held-out
     loss (epoch 0: the network as it started), on ``threads`` CPU threads (0: one per core)."""
@@ -137,8 +161,9 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
     def held_out() -> tuple[float, float]:
         net.eval()
         with torch.no_grad():
-            predicted = torch.cat([net.values(obs[valid[k:k + 4096]].float()).float()
-                                   for k in range(0, len(valid), 4096)])
+            predicted = torch.cat(
+                [net.values(obs[valid[k : k + 4096]].float()).float() for k in range(0, len(valid), 4096)]
+            )
         truth = target[valid]
         return float(F.mse_loss(predicted, truth)), float(np.corrcoef(predicted[:, 0], truth[:, 0])[0, 1])
 
@@ -150,7 +175,7 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
         net.train()
         order = rng.permutation(train)
         for k in range(0, len(order) - batch + 1, batch):
-            rows = order[k:k + batch]
+            rows = order[k : k + batch]
             loss = F.huber_loss(net.values(obs[rows].float()).float(), target[rows], delta=1.0)
             optimizer.zero_grad()
             loss.backward()
@@ -162,20 +187,39 @@ def fit(model: str, paths: list[Path], *, epochs: int = 8, lr: float = 1e-4, bat
             best = (history[-1][0], copy.deepcopy(net.state_dict()), epoch)
     net.load_state_dict(best[1])
     net.eval()
-    report = {"epoch": best[2], **({"init": init} if init else {}), "positions": len(obs), "held_out": len(valid),
-              "lr": lr,
-              "held_out_mse": [round(m, 5) for m, _ in history],
-              "held_out_correlation": [round(c, 4) for _, c in history]}
-    return net, {**{k: meta[k] for k in ("game", "game_options", "step", "config", "trainer") if k in meta},
-                 "play": {}, "notes": {"opening_fit": report}}
+    report = {
+        "epoch": best[2],
+        **({"init": init} if init else {}),
+        "positions": len(obs),
+        "held_out": len(valid),
+        "lr": lr,
+        "held_out_mse": [round(m, 5) for m, _ in history],
+        "held_out_correlation": [round(c, 4) for _, c in history],
+    }
+    return net, {
+        **{k: meta[k] for k in ("game", "game_options", "step", "config", "trainer") if k in meta},
+        "play": {},
+        "notes": {"opening_fit": report},
+    }
 
 
 def _collect_worker(args: tuple) -> str:
     model, out, seed, moves, temperature, minutes, later, share, draws = args
     torch.set_num_threads(1)
     path = Path(out) / f"games_{seed}.npz"
-    save_games(path, collect(model, seed=seed, moves=moves, temperature=temperature, minutes=minutes,
-                             later=later, share=share, draws=draws))
+    save_games(
+        path,
+        collect(
+            model,
+            seed=seed,
+            moves=moves,
+            temperature=temperature,
+            minutes=minutes,
+            later=later,
+            share=share,
+            draws=draws,
+        ),
+    )
     return str(path)
 
 
@@ -187,17 +231,27 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--moves", type=int, default=8, help="opening decisions drawn (Catan 2p setup: 8)")
     parser.add_argument("--temperature", type=float, default=0.05)
-    parser.add_argument("--draws", default="", help="a TD network whose values draw the opening moves instead "
-                        "(e.g. MODEL.json#opening, a shipped opening network)")
-    parser.add_argument("--init", default="", help="the network the fit starts from instead of MODEL's "
-                        "(e.g. MODEL.json#opening, to go on from a shipped opening network)")
-    parser.add_argument("--later", type=int, default=0,
-                        help="greedy decisions with a choice after the opening also recorded (0: none)")
+    parser.add_argument(
+        "--draws",
+        default="",
+        help="a TD network whose values draw the opening moves instead "
+        "(e.g. MODEL.json#opening, a shipped opening network)",
+    )
+    parser.add_argument(
+        "--init",
+        default="",
+        help="the network the fit starts from instead of MODEL's "
+        "(e.g. MODEL.json#opening, to go on from a shipped opening network)",
+    )
+    parser.add_argument(
+        "--later", type=int, default=0, help="greedy decisions with a choice after the opening also recorded (0: none)"
+    )
     parser.add_argument("--share", type=float, default=1.0, help="share of those decisions recorded")
     parser.add_argument("--epochs", type=int, default=8, help="0: collect only, fit later")
     parser.add_argument("--lr", type=float, default=1e-4)
-    parser.add_argument("--threads", type=int, default=0,
-                        help="CPU threads of the fit (0: one per core; 1 beside another busy process)")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="CPU threads of the fit (0: one per core; 1 beside another busy process)"
+    )
     parser.add_argument("--seed", type=int, default=11, help="first worker's seed; a later call needs new ones")
     args = parser.parse_args()
     if args.minutes < 0:
@@ -223,9 +277,20 @@ def main() -> None:
             raise SystemExit(f"{args.out} already has the games of seeds {taken}; pass another --seed")
         import multiprocessing
 
-        jobs = [(args.model, str(args.out), s, args.moves, args.temperature, args.minutes, args.later, args.share,
-                 args.draws)
-                for s in seeds]
+        jobs = [
+            (
+                args.model,
+                str(args.out),
+                s,
+                args.moves,
+                args.temperature,
+                args.minutes,
+                args.later,
+                args.share,
+                args.draws,
+            )
+            for s in seeds
+        ]
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             for path in pool.imap_unordered(_collect_worker, jobs):
                 print(f"wrote {path}", flush=True)
@@ -235,8 +300,7 @@ def main() -> None:
     if not paths:
         raise SystemExit(f"{args.out} has no games_*.npz to fit; collect first (--minutes > 0)")
     try:
-        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr, threads=args.threads,
-                       init=args.init)
+        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr, threads=args.threads, init=args.init)
     except (ConfigError, CheckpointError) as exc:
         raise SystemExit(str(exc)) from None
     print(f"wrote {save_network(args.out / 'opening', net, meta)}")

@@ -148,13 +148,19 @@ class PPOWorker(BatchedWorker):
     def _samples(self, game: _Game, reward: float) -> dict[str, np.ndarray]:
         values = np.asarray(game.value, np.float64)
         advantages, returns = gae(values, reward, self.config.gamma, self.config.gae_lambda)
-        return {"obs": np.stack(game.obs), "mask": np.stack(game.mask), "action": np.asarray(game.action, np.int64),
-                "logp": np.asarray(game.logp, np.float32), "advantage": advantages.astype(np.float32),
-                "return": returns.astype(np.float32)}
+        return {
+            "obs": np.stack(game.obs),
+            "mask": np.stack(game.mask),
+            "action": np.asarray(game.action, np.int64),
+            "logp": np.asarray(game.logp, np.float32),
+            "advantage": advantages.astype(np.float32),
+            "return": returns.astype(np.float32),
+        }
 
 
-def ppo_loss(net, batch: dict[str, torch.Tensor], config, value_weight: float,
-             precision: str = "float32") -> tuple[torch.Tensor, dict[str, float]]:
+def ppo_loss(
+    net, batch: dict[str, torch.Tensor], config, value_weight: float, precision: str = "float32"
+) -> tuple[torch.Tensor, dict[str, float]]:
     """Clipped surrogate (or plain advantage policy gradient when ``clip = 0``), value, entropy and
     activity losses of one minibatch."""
     with autocast(precision):
@@ -174,14 +180,18 @@ def ppo_loss(net, batch: dict[str, torch.Tensor], config, value_weight: float,
     entropy = -(probs * log_probs.masked_fill(~batch["mask"], 0.0)).sum(1).mean()
     legal = batch["mask"].float()
     activity = ((logits.masked_fill(~batch["mask"], 0.0) ** 2).sum(1) / legal.sum(1)).mean()
-    loss = policy_loss + value_weight * value_loss - config.entropy_weight * entropy \
-        + config.activity_weight * activity
+    loss = policy_loss + value_weight * value_loss - config.entropy_weight * entropy + config.activity_weight * activity
     with torch.no_grad():
         approx_kl = ((ratio - 1) - torch.log(ratio)).mean().item()
         clipfrac = ((ratio - 1).abs() > config.clip).float().mean().item() if config.clip > 0 else 0.0
-    return loss, {"losses/policy": policy_loss.item(), "losses/value": value_loss.item(),
-                  "losses/entropy": entropy.item(), "losses/activity": activity.item(),
-                  "losses/approx_kl": approx_kl, "losses/clipfrac": clipfrac}
+    return loss, {
+        "losses/policy": policy_loss.item(),
+        "losses/value": value_loss.item(),
+        "losses/entropy": entropy.item(),
+        "losses/activity": activity.item(),
+        "losses/approx_kl": approx_kl,
+        "losses/clipfrac": clipfrac,
+    }
 
 
 class PPO(Method):
@@ -227,9 +237,14 @@ class PPO(Method):
         for _ in range(cfg.epochs):
             order = torch.from_numpy(self.rng.permutation(count)).to(self.device)
             for start in range(0, count - size + 1, size):
-                index = order[start:start + size]
-                loss, metrics = ppo_loss(self.net, {k: v[index] for k, v in tensors.items()}, cfg,
-                                         self.config.train.value_weight, self.config.train.precision)
+                index = order[start : start + size]
+                loss, metrics = ppo_loss(
+                    self.net,
+                    {k: v[index] for k, v in tensors.items()},
+                    cfg,
+                    self.config.train.value_weight,
+                    self.config.train.precision,
+                )
                 self.optimize(loss, metrics)
         self.net.eval()
         metrics["charts/update_samples"] = float(count)
@@ -241,13 +256,20 @@ class PPO(Method):
     def _trial(self) -> dict[str, float]:
         """Play the bank's best; admit this network as the new best if it scores enough."""
         best, _ = load_network(self.bank.best_path(), game=self.game)
-        result = score(self.game, PolicyAgent(self.game, self.play_net(), temperature=1.0),
-                       lambda: PolicyAgent(self.game, best, temperature=1.0), self.config.ppo.admit_games, self.rng)
+        result = score(
+            self.game,
+            PolicyAgent(self.game, self.play_net(), temperature=1.0),
+            lambda: PolicyAgent(self.game, best, temperature=1.0),
+            self.config.ppo.admit_games,
+            self.rng,
+        )
         admitted = admits(result, self.config.ppo.admit_score)
         if admitted:
             self.bank.add(self.net, self.step + 1, self.snapshot_metadata(), best=True)
-            self.console.log(f"step {self.step + 1}: scored {result:.2f} against the bank's best; admitted as the new "
-                             f"best ({len(self.bank)} in the bank)")
+            self.console.log(
+                f"step {self.step + 1}: scored {result:.2f} against the bank's best; admitted as the new "
+                f"best ({len(self.bank)} in the bank)"
+            )
         self.latest_trial = result
         return {"bank/trial_score": result, "bank/admitted": float(admitted), "bank/size": float(len(self.bank))}
 

@@ -26,7 +26,7 @@ class ReplayBuffer:
     def add(self, batch: dict[str, np.ndarray]) -> None:
         count = len(next(iter(batch.values())))
         if count > self.capacity:
-            batch = {k: v[-self.capacity:] for k, v in batch.items()}
+            batch = {k: v[-self.capacity :] for k, v in batch.items()}
             count = self.capacity
         slots = (self.cursor + np.arange(count)) % self.capacity
         for name, array in self.arrays.items():
@@ -50,8 +50,7 @@ class ReplayBuffer:
         for name, array in self.arrays.items():
             saved = arrays.get(name)
             if saved is None or saved.shape[1:] != array.shape[1:]:
-                raise CheckpointError(f"{where}: the saved replay buffer's {name!r} does not fit this game and "
-                                      "network")
+                raise CheckpointError(f"{where}: the saved replay buffer's {name!r} does not fit this game and network")
         self.size = self.cursor = 0
         added = int(arrays["added"][0])
         self.add({name: arrays[name] for name in self.arrays})

@@ -68,9 +68,11 @@ class RunDir:
             before = {k: previous.get(k, "alphazero" if k == "method" else None) for k in keys}
             now = {k: config.get(k) for k in keys}
             if before != now:
-                raise CheckpointError(f"{self.path} is a run of {before['game']} {before['game_options']} by "
-                                      f"{before['method']}, not {now['game']} {now['game_options']} by "
-                                      f"{now['method']}; use another --run directory")
+                raise CheckpointError(
+                    f"{self.path} is a run of {before['game']} {before['game_options']} by "
+                    f"{before['method']}, not {now['game']} {now['game_options']} by "
+                    f"{now['method']}; use another --run directory"
+                )
         atomic_write_json(self.config_json, config)
         if config_text is not None:
             (self.path / "config.toml").write_text(config_text)

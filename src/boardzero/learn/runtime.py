@@ -72,8 +72,9 @@ class Method(abc.ABC):
         torch.manual_seed(config.train.seed)
         self.device = learner_device(config.train.device)
         self.net = build_network(self.spec).to(self.device)
-        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=config.train.lr,
-                                           weight_decay=config.train.weight_decay)
+        self.optimizer = torch.optim.AdamW(
+            self.net.parameters(), lr=config.train.lr, weight_decay=config.train.weight_decay
+        )
         self.step = 0
 
     def tensors(self, arrays: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
@@ -89,8 +90,14 @@ class Method(abc.ABC):
 
     def network_spec(self) -> NetworkSpec:
         net = self.config.network
-        return spec_for_game(self.game, net.kind, hidden=net.hidden, blocks=net.blocks, channels=net.channels,
-                             observation=net.observation)
+        return spec_for_game(
+            self.game,
+            net.kind,
+            hidden=net.hidden,
+            blocks=net.blocks,
+            channels=net.channels,
+            observation=net.observation,
+        )
 
     # ---- actor side --------------------------------------------------------------------------
     @classmethod
@@ -100,8 +107,12 @@ class Method(abc.ABC):
 
     def actor_payload(self, generation: int) -> dict[str, Any]:
         """What every actor process is started with (picklable)."""
-        return {"config": self.config.to_dict(), "network": self.spec.to_dict(), "generation": generation,
-                "run": str(self.rundir.path)}
+        return {
+            "config": self.config.to_dict(),
+            "network": self.spec.to_dict(),
+            "generation": generation,
+            "run": str(self.rundir.path),
+        }
 
     def payload(self) -> Any:
         """What the actors get at each publication: by default the network's weights."""
@@ -132,8 +143,12 @@ class Method(abc.ABC):
     def snapshot_metadata(self) -> dict[str, Any]:
         """Metadata of a past network the method keeps in the run (a bank or league member): enough to load
         and play it as a checkpoint of this run."""
-        return {"game": self.game.name, "game_options": self.game.options_dict(), "trainer": self.name,
-                "config": self.config.to_dict()}
+        return {
+            "game": self.game.name,
+            "game_options": self.game.options_dict(),
+            "trainer": self.name,
+            "config": self.config.to_dict(),
+        }
 
     def metadata(self) -> dict[str, Any]:
         """Extra metadata stored with a checkpoint (the runtime adds game, step, config, trainer)."""
@@ -155,8 +170,7 @@ class Method(abc.ABC):
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if train.grad_clip > 0:
-            metrics["losses/grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.net.parameters(),
-                                                                              train.grad_clip))
+            metrics["losses/grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.net.parameters(), train.grad_clip))
         self.optimizer.step()
 
 
@@ -192,8 +206,9 @@ class ReplayMethod(Method):
 
     def ready(self) -> bool:
         train = self.config.train
-        return (len(self.replay) >= max(train.min_replay, train.batch_size)
-                and self.trained + train.batch_size <= train.sample_reuse * max(self.generated, 1))
+        return len(self.replay) >= max(
+            train.min_replay, train.batch_size
+        ) and self.trained + train.batch_size <= train.sample_reuse * max(self.generated, 1)
 
     def extras(self) -> dict[str, dict[str, np.ndarray]]:
         if not self.config.train.save_replay or len(self.replay) == 0:
@@ -211,13 +226,20 @@ class ReplayMethod(Method):
 class Trainer:
     """Runs a method: collect, update, publish, evaluate, log, checkpoint; resumes a run."""
 
-    def __init__(self, config: Config, run_dir: str | Path, *, config_text: str | None = None,
-                 console: Console | None = None, init: str | Path | None = None):
+    def __init__(
+        self,
+        config: Config,
+        run_dir: str | Path,
+        *,
+        config_text: str | None = None,
+        console: Console | None = None,
+        init: str | Path | None = None,
+    ):
         torch.set_num_threads(1)
         self.config = config
         self.console = console or Console()
         if not config.game:
-            raise ConfigError("game", "no game given (set game = \"...\" in the config or pass GAME)")
+            raise ConfigError("game", 'no game given (set game = "..." in the config or pass GAME)')
         self.game = make(config.game, **config.game_options)
         self.rundir = RunDir(run_dir)
         self.rundir.claim(config.to_dict(), config_text)
@@ -231,8 +253,10 @@ class Trainer:
         self._resume()
         if init is not None:
             if self.step or self.rundir.latest_checkpoint() is not None:
-                self.console.log(f"{self.rundir.path} resumes from its own checkpoint; the initial network "
-                                 f"{init} is for starting a run")
+                self.console.log(
+                    f"{self.rundir.path} resumes from its own checkpoint; the initial network "
+                    f"{init} is for starting a run"
+                )
             else:
                 self._initialise(init)
 
@@ -245,21 +269,28 @@ class Trainer:
         meta = read_metadata(source)
         check_game(meta, self.game, source)
         if meta.get("trainer", "alphazero") != self.method.name:
-            raise ConfigError("method", f"{source} was made by the {meta.get('trainer')} trainer, not "
-                                        f"{self.method.name}")
+            raise ConfigError(
+                "method", f"{source} was made by the {meta.get('trainer')} trainer, not {self.method.name}"
+            )
         if NetworkSpec.from_dict(meta.get("network", {})) != self.method.spec:
-            raise CheckpointError(f"{source}: checkpoint network {meta.get('network')} differs from the "
-                                  f"configured network {self.method.spec.to_dict()}; {remedy}")
-        load_state(self.method.net, read_tensors(source.with_name(meta["weights"]), sha256=meta.get("weights_sha256")),
-                   source)
+            raise CheckpointError(
+                f"{source}: checkpoint network {meta.get('network')} differs from the "
+                f"configured network {self.method.spec.to_dict()}; {remedy}"
+            )
+        load_state(
+            self.method.net, read_tensors(source.with_name(meta["weights"]), sha256=meta.get("weights_sha256")), source
+        )
         return meta
 
     def _initialise(self, init: str | Path) -> None:
         """Start a new run from the weights of another run's checkpoint or of a shipped model (a fresh optimizer)."""
         source = resolve_checkpoint(init)
         meta = self._load_weights(source, "use a config with the checkpoint's [network] settings")
-        self.initialised_from = {"checkpoint": str(source), "weights_sha256": meta.get("weights_sha256", ""),
-                                 "step": int(meta.get("step", 0))}
+        self.initialised_from = {
+            "checkpoint": str(source),
+            "weights_sha256": meta.get("weights_sha256", ""),
+            "step": int(meta.get("step", 0)),
+        }
         self.console.log(f"new run {self.rundir.path}: network from {source} (its step {meta.get('step', 0)})")
 
     def _resume(self) -> None:
@@ -279,29 +310,48 @@ class Trainer:
         self.generation = int(meta.get("generation", 0)) + 1
         self.wall = float(meta.get("train_seconds", 0.0))
         totals = meta.get("selfplay_totals", {})
-        self.totals = Tally(games=int(totals.get("games", 0)), samples=int(totals.get("samples", 0)),
-                            dropped=int(totals.get("samples_dropped", 0)))
+        self.totals = Tally(
+            games=int(totals.get("games", 0)),
+            samples=int(totals.get("samples", 0)),
+            dropped=int(totals.get("samples_dropped", 0)),
+        )
         self.method.rng = np.random.default_rng([self.config.train.seed, self.step, self.generation])
-        self.console.log(f"resumed {self.rundir.path} from {latest.name} (step {self.step}, "
-                         f"{self.wall / 60:.1f} min trained so far)")
+        self.console.log(
+            f"resumed {self.rundir.path} from {latest.name} (step {self.step}, {self.wall / 60:.1f} min trained so far)"
+        )
 
     def metadata(self) -> dict[str, Any]:
-        return {"game": self.game.name, "game_options": self.game.options_dict(), "step": self.step,
-                "trainer": self.method.name, "config": self.config.to_dict(), "latest_eval": self.latest_eval,
-                "generation": self.generation, "train_seconds": round(self.wall, 2),
-                "selfplay_totals": {"games": self.totals.games, "samples": self.totals.samples,
-                                    "samples_dropped": self.totals.dropped},
-                **({"initialised_from": self.initialised_from} if self.initialised_from else {}),
-                **self.method.metadata()}
+        return {
+            "game": self.game.name,
+            "game_options": self.game.options_dict(),
+            "step": self.step,
+            "trainer": self.method.name,
+            "config": self.config.to_dict(),
+            "latest_eval": self.latest_eval,
+            "generation": self.generation,
+            "train_seconds": round(self.wall, 2),
+            "selfplay_totals": {
+                "games": self.totals.games,
+                "samples": self.totals.samples,
+                "samples_dropped": self.totals.dropped,
+            },
+            **({"initialised_from": self.initialised_from} if self.initialised_from else {}),
+            **self.method.metadata(),
+        }
 
     def save_checkpoint(self) -> Path:
         self.saved_step = self.step
         tensors, groups = optimizer_tensors(self.method.optimizer)
         extras = {"optim": tensors, **self.method.extras()}
-        path = save_network(self.rundir.step_stem(self.step), self.method.net,
-                            {**self.metadata(), "optimizer_param_groups": groups}, extras)
-        self.rundir.prune(self.config.train.keep_checkpoints, self.method.large_extras,
-                         every=self.config.train.checkpoint_every)
+        path = save_network(
+            self.rundir.step_stem(self.step),
+            self.method.net,
+            {**self.metadata(), "optimizer_param_groups": groups},
+            extras,
+        )
+        self.rundir.prune(
+            self.config.train.keep_checkpoints, self.method.large_extras, every=self.config.train.checkpoint_every
+        )
         self.console.log(f"checkpoint {path.name}")
         return path
 
@@ -313,11 +363,14 @@ class Trainer:
         started = time.monotonic()
         deadline = started + 60.0 * minutes if minutes else float("inf")
         wall_at_start = self.wall
-        self.console.log(f"training {self.game!r} by {self.method.name} with a {self.method.spec.kind} network "
-                         f"({sum(p.numel() for p in self.method.net.parameters()):,} parameters), "
-                         f"{cfg.selfplay.actors} {cfg.selfplay.backend} actor(s) x {cfg.selfplay.games_per_actor} "
-                         f"games, steps {self.step} -> {target}" + (f", for at most {minutes:g} min" if minutes else "")
-                         + f"; metrics in {self.rundir.metrics}, TensorBoard: tensorboard --logdir {self.rundir.tensorboard}")
+        self.console.log(
+            f"training {self.game!r} by {self.method.name} with a {self.method.spec.kind} network "
+            f"({sum(p.numel() for p in self.method.net.parameters()):,} parameters), "
+            f"{cfg.selfplay.actors} {cfg.selfplay.backend} actor(s) x {cfg.selfplay.games_per_actor} "
+            f"games, steps {self.step} -> {target}"
+            + (f", for at most {minutes:g} min" if minutes else "")
+            + f"; metrics in {self.rundir.metrics}, TensorBoard: tensorboard --logdir {self.rundir.tensorboard}"
+        )
         actors = open_actor_pool(cfg.selfplay, self.method.name, self.method.actor_payload(self.generation))
         stop = StopRequest.install()
         metrics_log = MetricsLog(self.rundir.metrics, self.rundir.tensorboard)
@@ -365,10 +418,18 @@ class Trainer:
             self.save_checkpoint()
         seconds = time.monotonic() - started
         dropped = f" ({tally.dropped} stale samples dropped)" if tally.dropped else ""
-        self.console.log(f"stopped at step {self.step} after {seconds:.0f} s: {tally.games} games, {tally.samples} "
-                         f"samples{dropped}")
-        return {"step": self.step, "games": tally.games, "samples": tally.samples, "samples_dropped": tally.dropped,
-                "seconds": seconds, "losses": losses, "latest_eval": self.latest_eval}
+        self.console.log(
+            f"stopped at step {self.step} after {seconds:.0f} s: {tally.games} games, {tally.samples} samples{dropped}"
+        )
+        return {
+            "step": self.step,
+            "games": tally.games,
+            "samples": tally.samples,
+            "samples_dropped": tally.dropped,
+            "seconds": seconds,
+            "losses": losses,
+            "latest_eval": self.latest_eval,
+        }
 
     def _publish(self, actors: ActorPool, published: Publications) -> None:
         actors.publish(self.step, self.method.payload())
@@ -384,18 +445,31 @@ class Trainer:
         for tally in tallies:
             tally.add(games, count, kept, age, stale)
 
-    def _log(self, metrics_log: MetricsLog, losses: dict[str, float], window: Tally, actor_stats: dict[str, float],
-             progress: _Progress) -> None:
+    def _log(
+        self,
+        metrics_log: MetricsLog,
+        losses: dict[str, float],
+        window: Tally,
+        actor_stats: dict[str, float],
+        progress: _Progress,
+    ) -> None:
         elapsed = max(time.monotonic() - window.since, 1e-6)
-        rates = {"charts/games_per_s": window.games / elapsed, "charts/samples_per_s": window.samples / elapsed,
-                 "charts/SPS": window.steps / elapsed, "charts/games_total": float(self.totals.games),
-                 "charts/sample_age": window.mean_age(), "charts/samples_stale_dropped": float(self.totals.dropped),
-                 **actor_stats}
+        rates = {
+            "charts/games_per_s": window.games / elapsed,
+            "charts/samples_per_s": window.samples / elapsed,
+            "charts/SPS": window.steps / elapsed,
+            "charts/games_total": float(self.totals.games),
+            "charts/sample_age": window.mean_age(),
+            "charts/samples_stale_dropped": float(self.totals.dropped),
+            **actor_stats,
+        }
         metrics_log.log(self.step, self.wall, {**losses, **rates})
         loss_text = "  ".join(f"{k.split('/')[-1]} {v:.4f}" for k, v in losses.items() if k.startswith("losses/"))
-        self.console.log(f"step {self.step:>7}  games/s {rates['charts/games_per_s']:6.2f}  samples/s "
-                         f"{rates['charts/samples_per_s']:7.1f}  steps/s {rates['charts/SPS']:5.2f}  {loss_text}  "
-                         f"eval {_format_eval(self.latest_eval) or '-'}  left {progress.left(self.step)}")
+        self.console.log(
+            f"step {self.step:>7}  games/s {rates['charts/games_per_s']:6.2f}  samples/s "
+            f"{rates['charts/samples_per_s']:7.1f}  steps/s {rates['charts/SPS']:5.2f}  {loss_text}  "
+            f"eval {_format_eval(self.latest_eval) or '-'}  left {progress.left(self.step)}"
+        )
 
     def _evaluate(self, metrics_log: MetricsLog) -> None:
         started = time.monotonic()
@@ -448,8 +522,11 @@ class Tally:
 
 
 def _format_eval(results: dict[str, float]) -> str:
-    return "  ".join(f"{k.removeprefix('eval/')} {v:.2f}" for k, v in results.items()
-                     if k.startswith("eval/") and k != "eval/seconds")
+    return "  ".join(
+        f"{k.removeprefix('eval/')} {v:.2f}"
+        for k, v in results.items()
+        if k.startswith("eval/") and k != "eval/seconds"
+    )
 
 
 class _Progress:
@@ -509,10 +586,18 @@ class StopRequest:
         self.previous = {}
 
 
-def train(config: Config, run_dir: str | Path, *, steps: int | None = None, minutes: float | None = None,
-          config_text: str | None = None, console: Console | None = None,
-          init: str | Path | None = None) -> dict[str, Any]:
+def train(
+    config: Config,
+    run_dir: str | Path,
+    *,
+    steps: int | None = None,
+    minutes: float | None = None,
+    config_text: str | None = None,
+    console: Console | None = None,
+    init: str | Path | None = None,
+) -> dict[str, Any]:
     """Start or resume the run in ``run_dir`` with the method the config names; returns a summary. A new run
     takes its first weights from the checkpoint ``init`` when given."""
-    return Trainer(config, run_dir, config_text=config_text, console=console, init=init).run(steps=steps,
-                                                                                             minutes=minutes)
+    return Trainer(config, run_dir, config_text=config_text, console=console, init=init).run(
+        steps=steps, minutes=minutes
+    )

@@ -37,9 +37,15 @@ class SelfPlay:
     def __init__(self, game: Game, evaluator: NetworkEvaluator, config: SelfPlayConfig, rng: np.random.Generator):
         self.game, self.config, self.rng = game, config, rng
         self.key = evaluator.spec.observation_key
-        self.mcts = make_search(game, evaluator, simulations=config.simulations, c_puct=config.c_puct,
-                                dirichlet_alpha=config.dirichlet_alpha, dirichlet_fraction=config.dirichlet_fraction,
-                                batch_size=config.search_batch)
+        self.mcts = make_search(
+            game,
+            evaluator,
+            simulations=config.simulations,
+            c_puct=config.c_puct,
+            dirichlet_alpha=config.dirichlet_alpha,
+            dirichlet_fraction=config.dirichlet_fraction,
+            batch_size=config.search_batch,
+        )
         self.states: list[State] = [self._new_game() for _ in range(config.games_per_actor)]
         self.trajectories = [_Trajectory() for _ in self.states]
         self.games_finished = 0
@@ -123,8 +129,9 @@ class SelfPlayWorker:
         self.game = make(config.game, **config.game_options)
         self.net = build_network(NetworkSpec.from_dict(payload["network"]))
         rng = np.random.default_rng([config.selfplay.seed, actor_id, payload.get("generation", 0)])
-        self.selfplay = SelfPlay(self.game, NetworkEvaluator(self.net, precision=config.selfplay.precision),
-                                 config.selfplay, rng)
+        self.selfplay = SelfPlay(
+            self.game, NetworkEvaluator(self.net, precision=config.selfplay.precision), config.selfplay, rng
+        )
 
     @property
     def games_finished(self) -> int:

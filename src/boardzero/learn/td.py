@@ -56,8 +56,15 @@ from boardzero.nn.evaluator import afterstate_values, rotate_to_absolute, rotate
 from boardzero.nn.precision import autocast
 
 
-def lambda_returns(values: np.ndarray, greedy: np.ndarray, explored: np.ndarray, final: np.ndarray,
-                   lam: float, gamma: float = 1.0, outcome_moves: int = 0) -> np.ndarray:
+def lambda_returns(
+    values: np.ndarray,
+    greedy: np.ndarray,
+    explored: np.ndarray,
+    final: np.ndarray,
+    lam: float,
+    gamma: float = 1.0,
+    outcome_moves: int = 0,
+) -> np.ndarray:
     """Targets for positions 0..T-1 from their predictions ``values`` [T, P], the best move's value at each
     decision ``greedy`` [T, P], which moves explored ``explored`` [T] and the final returns ``final`` [P];
     ``gamma`` discounts each step from one position to the next. The first ``outcome_moves`` positions get
@@ -153,8 +160,9 @@ class TDWorker(BatchedWorker):
             chosen[explored] = starts[explored] + self.rng.integers(0, sizes[explored])
         opening = np.array([len(self.games[i].obs) < self.config.opening_moves for i in rows], dtype=bool)
         for j in np.flatnonzero(opening & ~explored):
-            chosen[j] = starts[j] + softmax_draw(relative[starts[j]:starts[j] + sizes[j], 0],
-                                                 self.config.opening_temperature, self.rng)
+            chosen[j] = starts[j] + softmax_draw(
+                relative[starts[j] : starts[j] + sizes[j], 0], self.config.opening_temperature, self.rng
+            )
         explored |= opening
         self._league_moves(rows, after, chosen, explored)
         absolute = rotate_to_absolute(relative, seats)
@@ -190,8 +198,15 @@ class TDWorker(BatchedWorker):
     def _samples(self, game: _Game, returns: np.ndarray) -> dict[str, np.ndarray] | None:
         if not game.obs:
             return None
-        targets = lambda_returns(np.asarray(game.value), np.asarray(game.greedy), np.asarray(game.explored),
-                                 returns, self.config.lam, self.config.gamma, self.config.outcome_moves)
+        targets = lambda_returns(
+            np.asarray(game.value),
+            np.asarray(game.greedy),
+            np.asarray(game.explored),
+            returns,
+            self.config.lam,
+            self.config.gamma,
+            self.config.outcome_moves,
+        )
         seats = np.asarray(game.seat, np.int64)
         return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}
 

@@ -5,7 +5,16 @@ from boardzero.nn.evaluator import NetworkEvaluator, rotate_to_absolute, rotate_
 from boardzero.nn.nets import NetworkSpec, ResidualConv, ResidualMLP, build_network, masked_logits, spec_for_game
 
 __all__ = [
-    "NetworkEvaluator", "NetworkSpec", "ResidualConv", "ResidualMLP", "build_network", "load_network",
-    "masked_logits", "resolve_checkpoint", "rotate_to_absolute", "rotate_to_relative", "save_network",
+    "NetworkEvaluator",
+    "NetworkSpec",
+    "ResidualConv",
+    "ResidualMLP",
+    "build_network",
+    "load_network",
+    "masked_logits",
+    "resolve_checkpoint",
+    "rotate_to_absolute",
+    "rotate_to_relative",
+    "save_network",
     "spec_for_game",
 ]

@@ -59,8 +59,10 @@ def atomic_write_json(path: Path, data: Any) -> None:
 
 
 def tensors_to_bytes(tensors: dict[str, torch.Tensor | np.ndarray]) -> bytes:
-    arrays = {k: (v.detach().cpu().contiguous().numpy() if isinstance(v, torch.Tensor) else np.ascontiguousarray(v))
-              for k, v in tensors.items()}
+    arrays = {
+        k: (v.detach().cpu().contiguous().numpy() if isinstance(v, torch.Tensor) else np.ascontiguousarray(v))
+        for k, v in tensors.items()
+    }
     return save_numpy_bytes(arrays)
 
 
@@ -72,16 +74,22 @@ def read_tensors(path: Path, *, sha256: str | None = None) -> dict[str, np.ndarr
     except OSError as exc:
         raise CheckpointError(f"{path}: cannot read weights ({exc.strerror or exc})") from None
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise CheckpointError(f"{path}: contents do not match the checksum in the metadata "
-                              "(file corrupt or replaced); delete this checkpoint to fall back to an earlier one")
+        raise CheckpointError(
+            f"{path}: contents do not match the checksum in the metadata "
+            "(file corrupt or replaced); delete this checkpoint to fall back to an earlier one"
+        )
     try:
         return load_numpy_bytes(data)
     except (SafetensorError, ValueError, Exception) as exc:  # safetensors raises several types on garbage
         raise CheckpointError(f"{path}: not a valid safetensors file ({exc})") from None
 
 
-def save_network(path_stem: Path, net: Network, metadata: dict[str, Any],
-                 extras: dict[str, dict[str, torch.Tensor | np.ndarray]] | None = None) -> Path:
+def save_network(
+    path_stem: Path,
+    net: Network,
+    metadata: dict[str, Any],
+    extras: dict[str, dict[str, torch.Tensor | np.ndarray]] | None = None,
+) -> Path:
     """Write ``<stem>.safetensors``, each extra as ``<stem>.<name>.safetensors``, then ``<stem>.json``;
     returns the JSON path."""
     path_stem = Path(path_stem)
@@ -94,14 +102,16 @@ def save_network(path_stem: Path, net: Network, metadata: dict[str, Any],
         atomic_write_bytes(path_stem.with_name(f"{path_stem.name}.{name}.safetensors"), data)
         extra_sums[name] = hashlib.sha256(data).hexdigest()
     meta = dict(metadata)
-    meta.update({
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "network": net.spec.to_dict(),
-        "weights": weights_path.name,
-        "weights_sha256": hashlib.sha256(weights).hexdigest(),
-        "extras": extra_sums,
-    })
+    meta.update(
+        {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "network": net.spec.to_dict(),
+            "weights": weights_path.name,
+            "weights_sha256": hashlib.sha256(weights).hexdigest(),
+            "extras": extra_sums,
+        }
+    )
     json_path = path_stem.with_name(path_stem.name + ".json")
     atomic_write_json(json_path, meta)
     return json_path
@@ -116,10 +126,12 @@ def read_metadata(json_path: Path) -> dict[str, Any]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CheckpointError(f"{json_path}: checkpoint metadata is not valid JSON ({exc})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CheckpointError(f"{json_path}: not a boardzero checkpoint (missing \"format\": \"{FORMAT}\")")
+        raise CheckpointError(f'{json_path}: not a boardzero checkpoint (missing "format": "{FORMAT}")')
     if meta.get("format_version") != FORMAT_VERSION:
-        raise CheckpointError(f"{json_path}: checkpoint format version {meta.get('format_version')!r}, "
-                              f"this boardzero reads version {FORMAT_VERSION}")
+        raise CheckpointError(
+            f"{json_path}: checkpoint format version {meta.get('format_version')!r}, "
+            f"this boardzero reads version {FORMAT_VERSION}"
+        )
     for key in ("game", "network", "weights", "weights_sha256"):
         if key not in meta:
             raise CheckpointError(f"{json_path}: checkpoint metadata lacks {key!r}")
@@ -189,8 +201,9 @@ def resolve_checkpoint(path: str | Path) -> Path:
     return path
 
 
-def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | None = None
-                 ) -> tuple[Network, dict[str, Any]]:
+def load_network(
+    path: str | Path, *, game=None, trainers: tuple[str, ...] | None = None
+) -> tuple[Network, dict[str, Any]]:
     """Load a network and its metadata; with ``game``, check that the checkpoint was made for it; with
     ``trainers``, that one of these methods made it (a TD value net cannot play as a policy).
 
@@ -205,23 +218,32 @@ def load_network(path: str | Path, *, game=None, trainers: tuple[str, ...] | Non
         check_game(meta, game, json_path)
     made_by = meta.get("trainer", "alphazero")
     if trainers is not None and made_by not in trainers:
-        raise CheckpointError(f"{json_path}: checkpoint was made by the {made_by} trainer, not "
-                              f"{' or '.join(trainers)}; play it with that method's agent")
+        raise CheckpointError(
+            f"{json_path}: checkpoint was made by the {made_by} trainer, not "
+            f"{' or '.join(trainers)}; play it with that method's agent"
+        )
     try:
         spec = NetworkSpec.from_dict(meta["network"])
     except ConfigError as exc:
         raise CheckpointError(f"{json_path}: bad network spec in metadata ({exc})") from None
     if game is not None:
         expected = game.observation_spec.get(spec.observation_key)
-        if tuple(expected or ()) != spec.input_shape or spec.num_actions != game.num_actions \
-                or spec.num_players != game.num_players:
-            raise CheckpointError(f"{json_path}: network shapes (input {list(spec.input_shape)}, "
-                                  f"{spec.num_actions} actions, {spec.num_players} players) do not fit {game!r}")
+        if (
+            tuple(expected or ()) != spec.input_shape
+            or spec.num_actions != game.num_actions
+            or spec.num_players != game.num_players
+        ):
+            raise CheckpointError(
+                f"{json_path}: network shapes (input {list(spec.input_shape)}, "
+                f"{spec.num_actions} actions, {spec.num_players} players) do not fit {game!r}"
+            )
     if extra:
         net = extra_network(json_path, meta, spec, extra)
         if net is None:
-            raise CheckpointError(f"{json_path}: has no extra network {extra!r} (its extras: "
-                                  f"{', '.join(sorted(meta.get('extras') or {})) or 'none'})")
+            raise CheckpointError(
+                f"{json_path}: has no extra network {extra!r} (its extras: "
+                f"{', '.join(sorted(meta.get('extras') or {})) or 'none'})"
+            )
     else:
         net = build_network(spec)
         load_state(net, read_tensors(json_path.with_name(meta["weights"]), sha256=meta["weights_sha256"]), json_path)
@@ -247,12 +269,15 @@ def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: Path) -> N
     missing = sorted(set(own) - set(tensors))
     extra = sorted(set(tensors) - set(own))
     if missing or extra:
-        raise CheckpointError(f"{where}: weights do not match the network spec "
-                              f"(missing: {missing[:5]}, unexpected: {extra[:5]})")
+        raise CheckpointError(
+            f"{where}: weights do not match the network spec (missing: {missing[:5]}, unexpected: {extra[:5]})"
+        )
     for name, tensor in own.items():
         if tuple(tensors[name].shape) != tuple(tensor.shape):
-            raise CheckpointError(f"{where}: weight {name!r} has shape {list(tensors[name].shape)}, "
-                                  f"the network needs {list(tensor.shape)}")
+            raise CheckpointError(
+                f"{where}: weight {name!r} has shape {list(tensors[name].shape)}, "
+                f"the network needs {list(tensor.shape)}"
+            )
     net.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in tensors.items()})
 
 

@@ -36,8 +36,11 @@ class MeanValueNet(Network):
         first = nets[0].spec.to_dict()
         for i, net in enumerate(nets[1:], 1):
             if net.spec.to_dict() != first:
-                raise ConfigError(what, f"network {i + 1} reads {net.spec.to_dict()}, not the first's {first}; "
-                                        f"only networks of the same game, observation and shape can be averaged")
+                raise ConfigError(
+                    what,
+                    f"network {i + 1} reads {net.spec.to_dict()}, not the first's {first}; "
+                    f"only networks of the same game, observation and shape can be averaged",
+                )
         weights = [1.0] * len(nets) if weights is None else [float(w) for w in weights]
         if len(weights) != len(nets) or not all(w > 0 for w in weights):
             raise ConfigError(what, f"needs one positive weight per network ({len(nets)}), got {weights}")
@@ -74,8 +77,13 @@ class SymmetricValueNet(Network):
         self.spec = net.spec
         # row k of the gathers: where each input of view k comes from in the flattened observation
         size = int(np.prod(net.spec.input_shape))
-        self.register_buffer("gathers", torch.as_tensor(np.stack(
-            [np.arange(size)] + [np.asarray(s.observation[key], np.int64) for s in symmetries])), persistent=False)
+        self.register_buffer(
+            "gathers",
+            torch.as_tensor(
+                np.stack([np.arange(size)] + [np.asarray(s.observation[key], np.int64) for s in symmetries])
+            ),
+            persistent=False,
+        )
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         """float[B, P]: the mean over the views of the network's seat-relative value vectors."""

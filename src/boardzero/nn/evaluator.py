@@ -64,8 +64,10 @@ class NetworkEvaluator:
         priors, values = [], []
         for start in range(0, len(obs), self.max_batch):
             with autocast(self.precision):
-                logits, value = self.net(torch.from_numpy(np.ascontiguousarray(obs[start:start + self.max_batch])),
-                                         torch.from_numpy(np.ascontiguousarray(masks[start:start + self.max_batch])))
+                logits, value = self.net(
+                    torch.from_numpy(np.ascontiguousarray(obs[start : start + self.max_batch])),
+                    torch.from_numpy(np.ascontiguousarray(masks[start : start + self.max_batch])),
+                )
             priors.append(torch.softmax(logits.float(), dim=1).numpy())
             values.append(value.float().numpy())
             self.calls += 1

@@ -36,8 +36,10 @@ def learner_device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if name.startswith("cuda") and not torch.cuda.is_available():
-        raise ConfigError("train.device", f"{name!r} asks for a CUDA GPU, and this torch ({torch.__version__}) sees "
-                                          "none; allowed here: auto, cpu")
+        raise ConfigError(
+            "train.device",
+            f"{name!r} asks for a CUDA GPU, and this torch ({torch.__version__}) sees none; allowed here: auto, cpu",
+        )
     return torch.device(name)
 
 

@@ -54,14 +54,19 @@ class NetworkSpec:
         if self.kind not in ("mlp", "conv", "xdim"):
             raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
         if self.observation and self.kind != "mlp":
-            raise ConfigError("network.observation", f"only an mlp reads another observation than its kind's; "
-                                                     f"{self.kind} reads {observation_key(self.kind)}")
+            raise ConfigError(
+                "network.observation",
+                f"only an mlp reads another observation than its kind's; "
+                f"{self.kind} reads {observation_key(self.kind)}",
+            )
         if self.kind == "xdim" and not self.layout:
             raise ConfigError("network.layout", "xdim needs the name of a game with a board layout")
         expected_dims = 3 if self.kind == "conv" else 1
         if len(self.input_shape) != expected_dims or any(d <= 0 for d in self.input_shape):
-            raise ConfigError("network.input_shape",
-                              f"{self.kind} needs a {expected_dims}-D positive shape, got {list(self.input_shape)}")
+            raise ConfigError(
+                "network.input_shape",
+                f"{self.kind} needs a {expected_dims}-D positive shape, got {list(self.input_shape)}",
+            )
         for name in ("num_actions", "num_players", "hidden", "blocks", "channels"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "blocks" else 1):
@@ -74,19 +79,30 @@ def observation_key(kind: str, observation: str = "") -> str:
     return observation or ("planes" if kind == "conv" else "flat")
 
 
-def spec_for_game(game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64,
-                  observation: str = "") -> NetworkSpec:
+def spec_for_game(
+    game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64, observation: str = ""
+) -> NetworkSpec:
     """A network spec that fits ``game``'s observation, actions and players (``observation``: an mlp's input
     other than "flat")."""
     key = observation_key(kind, observation)
     if kind == "xdim" and game.board_layout() is None:
         raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
     if key not in game.observation_spec:
-        raise ConfigError("network.kind",
-                          f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
-                          f"it has: {', '.join(game.observation_spec)}")
-    spec = NetworkSpec(kind=cast(NetworkKind, kind), input_shape=tuple(game.observation_spec[key]), num_actions=game.num_actions,
-                       num_players=game.num_players, hidden=hidden, blocks=blocks, channels=channels,
-                       layout=game.name if kind == "xdim" else "", observation=observation)
+        raise ConfigError(
+            "network.kind",
+            f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
+            f"it has: {', '.join(game.observation_spec)}",
+        )
+    spec = NetworkSpec(
+        kind=cast(NetworkKind, kind),
+        input_shape=tuple(game.observation_spec[key]),
+        num_actions=game.num_actions,
+        num_players=game.num_players,
+        hidden=hidden,
+        blocks=blocks,
+        channels=channels,
+        layout=game.name if kind == "xdim" else "",
+        observation=observation,
+    )
     spec.validate()
     return spec

@@ -31,8 +31,9 @@ class RandomizedEvaluator(Evaluator, Protocol):
 
     uses_rng: bool
 
-    def evaluate(self, states: Sequence[State], rng: np.random.Generator | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]: ...
+    def evaluate(
+        self, states: Sequence[State], rng: np.random.Generator | None = None
+    ) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 class MoverObservingEvaluator(Evaluator, Protocol):
@@ -41,8 +42,9 @@ class MoverObservingEvaluator(Evaluator, Protocol):
 
     observes_mover: bool
 
-    def evaluate(self, states: Sequence[State], movers: Sequence[int] | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]: ...
+    def evaluate(
+        self, states: Sequence[State], movers: Sequence[int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 @runtime_checkable
@@ -126,8 +128,9 @@ class RolloutEvaluator:
         self.rollouts = rollouts
         self._rng = np.random.default_rng(seed)
 
-    def evaluate(self, states: Sequence[State], rng: np.random.Generator | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(
+        self, states: Sequence[State], rng: np.random.Generator | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         rng = self._rng if rng is None else rng
         values = np.zeros((len(states), self.game.num_players), dtype=np.float32)
         for row, state in enumerate(states):

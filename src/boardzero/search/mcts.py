@@ -203,12 +203,19 @@ class MCTS:
         self._pool_limit = 4
 
     # ------------------------------------------------------------------ public
-    def search(self, view: SeatView, rng: np.random.Generator, *, add_noise: bool = False,
-               simulations: int | None = None) -> SearchResult:
+    def search(
+        self, view: SeatView, rng: np.random.Generator, *, add_noise: bool = False, simulations: int | None = None
+    ) -> SearchResult:
         return self.search_many([view], rng, add_noise=add_noise, simulations=simulations)[0]
 
-    def search_many(self, views: Sequence[SeatView], rng: np.random.Generator, *, add_noise: bool = False,
-                    simulations: int | None = None) -> list[SearchResult]:
+    def search_many(
+        self,
+        views: Sequence[SeatView],
+        rng: np.random.Generator,
+        *,
+        add_noise: bool = False,
+        simulations: int | None = None,
+    ) -> list[SearchResult]:
         """Search every view; leaf evaluations of all of them share evaluator calls."""
         target = self.config.simulations if simulations is None else simulations
         self._pool_limit = max(self._pool_limit, 2 * len(views))
@@ -368,13 +375,30 @@ class MCTS:
             available = tree.edge_available[node]
             available[legal] += 1.0
         if self.config.selection == "uct":
-            return select_uct(tree.edge_visits[node], tree.edge_value[node], tree.edge_exact[node], legal,
-                              tree.node_visits[node], self.config.c_uct, rng.random(), available)
+            return select_uct(
+                tree.edge_visits[node],
+                tree.edge_value[node],
+                tree.edge_exact[node],
+                legal,
+                tree.node_visits[node],
+                self.config.c_uct,
+                rng.random(),
+                available,
+            )
         real_visits = tree.node_visits[node]
         player = state.current_player
         fpu = (tree.node_value[node, player] / real_visits if real_visits > 0 else 0.0) - self.config.fpu_reduction
-        return select_puct(tree.edge_visits[node], tree.edge_value[node], tree.edge_exact[node], tree.prior[node],
-                           legal, tree.node_visits[node], fpu, self.config.c_puct, available)
+        return select_puct(
+            tree.edge_visits[node],
+            tree.edge_value[node],
+            tree.edge_exact[node],
+            tree.prior[node],
+            legal,
+            tree.node_visits[node],
+            fpu,
+            self.config.c_puct,
+            available,
+        )
 
     def _propagate_proof(self, tree: Tree, nodes: list, edges: list) -> None:
         """The last node of the path was just proven: prove its ancestors that now follow from it."""
@@ -448,11 +472,18 @@ class MCTS:
             q = np.where(visits > 0, tree.edge_value[ROOT_INDEX] / visits, np.nan)
         q = np.where(np.isnan(exact), q, exact)
         value = tree.proven_value[ROOT_INDEX].copy() if tree.proven[ROOT_INDEX] else tree.mean_value(ROOT_INDEX)
-        result = SearchResult(visits=visits, value=value, prior=tree.prior[ROOT_INDEX].copy(), q=q,
-                              player=search.view.seat, tree=tree, legal=search.view.legal_mask.copy(),
-                              exact=exact if self._solving else None, bounds=self.game.return_bounds)
+        result = SearchResult(
+            visits=visits,
+            value=value,
+            prior=tree.prior[ROOT_INDEX].copy(),
+            q=q,
+            player=search.view.seat,
+            tree=tree,
+            legal=search.view.legal_mask.copy(),
+            exact=exact if self._solving else None,
+            bounds=self.game.return_bounds,
+        )
         if self.config.reuse_tree:
             self._pool.append(_StoredTree(tree, list(search.view.history), search.view.seat, search.setup))
             del self._pool[: max(0, len(self._pool) - self._pool_limit)]
         return result
-

@@ -20,8 +20,19 @@ UNVISITED = -1  # children[node, action] of an edge never taken
 UNEXPANDED = -3  # player[node] before the node was evaluated (CHANCE=-1, TERMINAL=-2, or a seat)
 # per-node arrays: the links hold node numbers (remapped by subtree), the data rows are copied as they are
 _NODE_LINKS = ("parent", "children")
-_NODE_DATA = ("player", "node_visits", "node_value", "prior", "edge_visits", "edge_value", "edge_available",
-              "legal", "proven", "proven_value", "edge_exact")
+_NODE_DATA = (
+    "player",
+    "node_visits",
+    "node_value",
+    "prior",
+    "edge_visits",
+    "edge_value",
+    "edge_available",
+    "legal",
+    "proven",
+    "proven_value",
+    "edge_exact",
+)
 
 
 class Tree:
@@ -56,8 +67,7 @@ class Tree:
         self.edge_exact = np.full((capacity, actions), np.nan)  # [N, A] nan until the child is proven
 
     def _grow(self) -> None:
-        old = {name: getattr(self, name) for name in
-               _NODE_LINKS + _NODE_DATA}
+        old = {name: getattr(self, name) for name in _NODE_LINKS + _NODE_DATA}
         self._allocate(self.capacity * 2)
         for name, array in old.items():
             getattr(self, name)[: len(array)] = array
@@ -131,7 +141,10 @@ class Tree:
         out.children[:m] = np.where(kids >= 0, remap[np.maximum(kids, 0)], UNVISITED)
         for name in _NODE_DATA:
             getattr(out, name)[:m] = getattr(self, name)[index]
-        out.chance_children = {(int(remap[node]), outcome): int(remap[child])
-                               for (node, outcome), child in self.chance_children.items() if keep[node]}
+        out.chance_children = {
+            (int(remap[node]), outcome): int(remap[child])
+            for (node, outcome), child in self.chance_children.items()
+            if keep[node]
+        }
         out.pending_priors = {int(remap[node]): state for node, state in self.pending_priors.items() if keep[node]}
         return out

@@ -81,10 +81,13 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=40)
     options: dict[str, Union[OptionInt, bool, OptionFloat, OptionText]] = Field(default_factory=dict, max_length=20)
-    seats: list[Annotated[str, Field(max_length=500)]] = Field(min_length=1, max_length=MAX_SEATS,
-                                                               description="'human' or an agent spec per seat")
+    seats: list[Annotated[str, Field(max_length=500)]] = Field(
+        min_length=1, max_length=MAX_SEATS, description="'human' or an agent spec per seat"
+    )
     seed: Optional[int] = Field(default=None, ge=0, lt=ID_LIMIT)
-    delay: Optional[float] = Field(default=None, ge=0, allow_inf_nan=False, description="seconds before each agent move")
+    delay: Optional[float] = Field(
+        default=None, ge=0, allow_inf_nan=False, description="seconds before each agent move"
+    )
 
 
 class Move(BaseModel):
@@ -261,8 +264,15 @@ class Drivers:
                 legal = live.session.state.legal_actions() if live.session.ply == ply else np.array([], int)
                 action = int(live.session.rng(ply).choice(legal)) if len(legal) else None
             live.overruns += 1
-            log.warning("game %s: seat %d's agent %s gave %s at ply %d; played the random legal move %s instead",
-                        live.id, seat, live.session.seats[seat], exc, ply, action)
+            log.warning(
+                "game %s: seat %d's agent %s gave %s at ply %d; played the random legal move %s instead",
+                live.id,
+                seat,
+                live.session.seats[seat],
+                exc,
+                ply,
+                action,
+            )
             return action
 
     async def stop(self) -> None:
@@ -303,7 +313,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         # build the proposed opponents now (shipped models load in seconds), not on the first page view
         asyncio.get_running_loop().run_in_executor(None, manager.meta)
         expiry = asyncio.get_running_loop().create_task(
-            _expire_periodically(manager, drivers, min(60.0, config.idle_minutes * 60 / 4)))
+            _expire_periodically(manager, drivers, min(60.0, config.idle_minutes * 60 / 4))
+        )
         yield
         expiry.cancel()
         await drivers.stop()
@@ -337,8 +348,9 @@ def _install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(MoveOverrun)
     async def overrun(request: Request, exc: MoveOverrun):
-        return _error(503, "too_slow", f"the hint agent gave {exc}; try again or ask the operator for a "
-                                       "quicker hint agent")
+        return _error(
+            503, "too_slow", f"the hint agent gave {exc}; try again or ask the operator for a quicker hint agent"
+        )
 
     @app.exception_handler(BoardzeroError)
     async def bad_config(request: Request, exc: BoardzeroError):
@@ -371,13 +383,18 @@ def _install_routes(app: FastAPI, manager: GameManager, drivers: Drivers) -> Non
     @app.post("/api/games", status_code=201, response_model=Created, responses=ERRORS)
     async def create(body: NewGame):
         live, tokens = await asyncio.get_running_loop().run_in_executor(
-            None, functools.partial(manager.create, body.game, body.options, body.seats, body.seed, body.delay))
+            None, functools.partial(manager.create, body.game, body.options, body.seats, body.seed, body.delay)
+        )
         drivers.kick(live)
         return {"id": live.id, "tokens": tokens, "seats": live.session.seats}
 
     @app.get("/api/games/{game_id}", response_model=Snapshot, responses=ERRORS)
-    def game_state(game_id: str = game_id_path(), seat: Optional[int] = seat_query(), since: int = ply_query(),
-                   authorization: Optional[str] = Header(None)):
+    def game_state(
+        game_id: str = game_id_path(),
+        seat: Optional[int] = seat_query(),
+        since: int = ply_query(),
+        authorization: Optional[str] = Header(None),
+    ):
         live = manager.get(game_id)
         manager.authorize(live, seat, _bearer(authorization))
         return manager.snapshot(live, seat, since)
@@ -410,8 +427,11 @@ def _install_routes(app: FastAPI, manager: GameManager, drivers: Drivers) -> Non
         return {"delay": live.delay}
 
     @app.get("/api/games/{game_id}/hint", responses=ERRORS)
-    async def hint(game_id: str = game_id_path(), seat: int = Query(ge=0, lt=MAX_SEATS),
-                   authorization: Optional[str] = Header(None)) -> dict[str, Any]:
+    async def hint(
+        game_id: str = game_id_path(),
+        seat: int = Query(ge=0, lt=MAX_SEATS),
+        authorization: Optional[str] = Header(None),
+    ) -> dict[str, Any]:
         live = manager.get(game_id)
         cached, job = manager.hint_job(live, seat, _bearer(authorization))
         if cached is not None:
@@ -434,9 +454,19 @@ def _install_routes(app: FastAPI, manager: GameManager, drivers: Drivers) -> Non
 
     @app.get("/api/records")
     def records() -> dict[str, list[dict[str, Any]]]:
-        return {"records": [{"index": i, "game": r["game"], "source": r["source"], "moves": len(r["actions"]),
-                             "seats": r.get("seats"), "returns": r.get("returns")}
-                            for i, r in enumerate(manager.records)]}
+        return {
+            "records": [
+                {
+                    "index": i,
+                    "game": r["game"],
+                    "source": r["source"],
+                    "moves": len(r["actions"]),
+                    "seats": r.get("seats"),
+                    "returns": r.get("returns"),
+                }
+                for i, r in enumerate(manager.records)
+            ]
+        }
 
     @app.get("/api/records/{index}/replay", response_model=Replay, responses=ERRORS)
     def replay_record(index: int = PathParam(ge=0, lt=ID_LIMIT), ply: int = ply_query()):
@@ -458,8 +488,9 @@ def _replayed(record_json: str) -> GameSession:
 def replay(record: dict[str, Any], ply: int, *, reveal: bool) -> dict:
     """A spectator's view after ``ply`` actions of a record, with the log up to there (every hidden
     outcome shown when ``reveal``, i.e. the game is over)."""
-    key = json.dumps({k: record[k] for k in ("game", "options", "seed", "actions", "seats") if k in record},
-                     sort_keys=True)
+    key = json.dumps(
+        {k: record[k] for k in ("game", "options", "seed", "actions", "seats") if k in record}, sort_keys=True
+    )
     try:
         full = _replayed(key)
     except (BoardzeroError, KeyError, TypeError, ValueError) as exc:
@@ -469,6 +500,12 @@ def replay(record: dict[str, Any], ply: int, *, reveal: bool) -> dict:
     state = full.game.new_state(seed=full.seed)
     for entry in full.log[:ply]:
         state.apply(entry.action)
-    return {"game": full.game.name, "seats": [{"seat": i, "player": s} for i, s in enumerate(full.seats)],
-            "ply": ply, "total": total, "over": ply == total and state.is_terminal(),
-            "view": state.public_view(None), "log": [entry.for_viewer(None, reveal) for entry in full.log[:ply]]}
+    return {
+        "game": full.game.name,
+        "seats": [{"seat": i, "player": s} for i, s in enumerate(full.seats)],
+        "ply": ply,
+        "total": total,
+        "over": ply == total and state.is_terminal(),
+        "view": state.public_view(None),
+        "log": [entry.for_viewer(None, reveal) for entry in full.log[:ply]],
+    }

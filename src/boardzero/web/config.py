@@ -25,21 +25,32 @@ class ServerConfig:
     max_body_bytes: int = option(16_384, "largest request body accepted")
     bot_delay: float = option(0.6, "default seconds an agent waits before each of its moves (adjustable per game)")
     max_delay: float = option(10.0, "largest delay a client may set")
-    opponents: dict = option(None, "default agent spec per game offered on the page, e.g. {'catan': 'heuristic'}; "
-                                   "otherwise the shipped model, else heuristic, else mcts", )
-    hint_agent: dict = option(None, "agent spec per game for hints ('*' for any game); otherwise the shipped "
-                                    "model, else mcts:sims=200; {'*': 'off'} turns hints off")
+    opponents: dict = option(
+        None,
+        "default agent spec per game offered on the page, e.g. {'catan': 'heuristic'}; "
+        "otherwise the shipped model, else heuristic, else mcts",
+    )
+    hint_agent: dict = option(
+        None,
+        "agent spec per game for hints ('*' for any game); otherwise the shipped "
+        "model, else mcts:sims=200; {'*': 'off'} turns hints off",
+    )
     hint_top: int = option(3, "moves listed by a hint")
     workers: int = option(2, "worker processes that compute agents' moves and hints")
     records: list = option(None, "JSON-lines files of game records offered for replay")
-    idle_minutes: float = option(60.0, "a live game with no move for this long ends as expired (checked every "
-                                       "minute and at start)")
-    max_sims: int = option(5000, "most simulations a requested agent may search per move (sims, opening_sims; "
-                                 "sims x rollouts for mcts)")
+    idle_minutes: float = option(
+        60.0, "a live game with no move for this long ends as expired (checked every minute and at start)"
+    )
+    max_sims: int = option(
+        5000, "most simulations a requested agent may search per move (sims, opening_sims; sims x rollouts for mcts)"
+    )
     max_depth: int = option(4, "most decisions deep a requested agent may plan (depth, prior_depth)")
     max_width: int = option(64, "most positions a requested agent may keep per planning step (width)")
-    move_seconds: float = option(60.0, "longest an agent may think about one move (or a hint); past it the move is "
-                                       "stopped and a random legal move is played")
+    move_seconds: float = option(
+        60.0,
+        "longest an agent may think about one move (or a hint); past it the move is "
+        "stopped and a random legal move is played",
+    )
     models: list = option(None, "directories (besides the shipped models) agents named by a path may load from")
 
     def __post_init__(self):
@@ -53,8 +64,7 @@ class ServerConfig:
                 raise ConfigError("models", f"{folder} is not a directory")
         if not 0 < self.port < 65536:
             raise ConfigError("port", f"must be 1..65535, got {self.port}")
-        for name in ("max_active_games", "max_body_bytes", "workers", "hint_top", "max_sims", "max_depth",
-                     "max_width"):
+        for name in ("max_active_games", "max_body_bytes", "workers", "hint_top", "max_sims", "max_depth", "max_width"):
             if getattr(self, name) < 1:
                 raise ConfigError(name, f"must be at least 1, got {getattr(self, name)}")
         for name in ("idle_minutes", "move_seconds"):

@@ -43,8 +43,12 @@ from boardzero.web.workers import Job
 
 HOST = "host"  # the token name of whoever created a game (may change its settings, abandon it)
 FINISHED_KEPT = 16  # finished games kept in memory for replays
-ENDED_HOW = {"finished": "played to the end", "resigned": "the last person at the table resigned",
-             "abandoned": "its creator abandoned it", "expired": "no move came for longer than the server waits"}
+ENDED_HOW = {
+    "finished": "played to the end",
+    "resigned": "the last person at the table resigned",
+    "abandoned": "its creator abandoned it",
+    "expired": "no move came for longer than the server waits",
+}
 
 
 class ApiError(Exception):
@@ -94,13 +98,17 @@ class LiveGame:
     def job(self, hint: str | None = None, top: int = 3) -> Job:
         """What a worker needs to compute this game's next agent move (or a hint): its setup and actions."""
         session = self.session
-        return Job(self.id, session.game.name, self.options, session.seed, list(session.seats), session.actions,
-                   hint, top)
+        return Job(
+            self.id, session.game.name, self.options, session.seed, list(session.seats), session.actions, hint, top
+        )
 
     def refuse_if_ended(self) -> None:
         if self.status != LIVE:
-            raise ApiError(409, "game_ended", f"game {self.id} has ended ({self.status}: {ENDED_HOW[self.status]}); "
-                                              "it can be replayed, not played")
+            raise ApiError(
+                409,
+                "game_ended",
+                f"game {self.id} has ended ({self.status}: {ENDED_HOW[self.status]}); it can be replayed, not played",
+            )
 
     def token_ok(self, name: str, token: str | None) -> bool:
         expected = self.token_hashes.get(name)
@@ -137,17 +145,29 @@ class GameManager:
         for name in games():
             options = [{"name": o, "type": t, "default": d, "doc": doc} for o, t, d, doc in option_docs(name)]
             game = make(name)
-            catalogue.append({"name": name, "players": game.num_players, "options": options,
-                              "default_opponent": self.default_opponent(name),
-                              "hints": self.config.hint_spec(name) is not None})
-        return {"games": catalogue, "bot_delay": self.config.bot_delay, "max_delay": self.config.max_delay,
-                "max_active_games": self.config.max_active_games, "records": len(self.records),
-                "caps": {**self.limits.describe(), "move_seconds": self.config.move_seconds},
-                "idle_minutes": self.config.idle_minutes}
+            catalogue.append(
+                {
+                    "name": name,
+                    "players": game.num_players,
+                    "options": options,
+                    "default_opponent": self.default_opponent(name),
+                    "hints": self.config.hint_spec(name) is not None,
+                }
+            )
+        return {
+            "games": catalogue,
+            "bot_delay": self.config.bot_delay,
+            "max_delay": self.config.max_delay,
+            "max_active_games": self.config.max_active_games,
+            "records": len(self.records),
+            "caps": {**self.limits.describe(), "move_seconds": self.config.move_seconds},
+            "idle_minutes": self.config.idle_minutes,
+        }
 
     # ------------------------------------------------------------------ creating and finding games
-    def create(self, name: str, options: dict, seats: list[str], seed: int | None,
-               delay: float | None) -> tuple[LiveGame, dict[str, str]]:
+    def create(
+        self, name: str, options: dict, seats: list[str], seed: int | None, delay: float | None
+    ) -> tuple[LiveGame, dict[str, str]]:
         """A new game; returns it and the tokens (seat number or 'host' -> token), shown only now."""
         game = make(name, **options)
         delay = self.config.bot_delay if delay is None else self.check_delay(delay)
@@ -159,16 +179,21 @@ class GameManager:
         with self._lock:
             active = self.store.count_live()
             if active >= self.config.max_active_games:
-                raise ApiError(429, "too_many_games", f"{active} games are live, the most this server holds "
-                                                      f"(max_active_games); finish, resign or abandon one, or wait "
-                                                      f"for an idle one to expire")
+                raise ApiError(
+                    429,
+                    "too_many_games",
+                    f"{active} games are live, the most this server holds "
+                    f"(max_active_games); finish, resign or abandon one, or wait "
+                    f"for an idle one to expire",
+                )
             tokens = {str(i): secrets.token_urlsafe(18) for i, spec in enumerate(seats) if spec == HUMAN}
             tokens[HOST] = secrets.token_urlsafe(18)
             game_id = secrets.token_hex(6)
             hashes = {k: _hash(v) for k, v in tokens.items()}
             self.store.create(game_id, name, game.options_dict(), seed, seats, hashes, delay)
-            stored = StoredGame(game_id, name, game.options_dict(), seed, seats, hashes, delay, time.time(),
-                                time.time(), 0, False, None)
+            stored = StoredGame(
+                game_id, name, game.options_dict(), seed, seats, hashes, delay, time.time(), time.time(), 0, False, None
+            )
             live = LiveGame(stored, session)
             self.live[game_id] = live
         return live, tokens
@@ -197,8 +222,9 @@ class GameManager:
 
     def _revive(self, stored: StoredGame) -> LiveGame:
         game = make(stored.game, **stored.options)
-        live = LiveGame(stored, GameSession(game, stored.seats, seed=stored.seed, actions=stored.actions,
-                                            with_agents=False))
+        live = LiveGame(
+            stored, GameSession(game, stored.seats, seed=stored.seed, actions=stored.actions, with_agents=False)
+        )
         with self._lock:
             live = self.live.setdefault(stored.id, live)
             finished = [g for g in self.live.values() if g.over]
@@ -221,8 +247,12 @@ class GameManager:
             return
         self.check_seat(live, seat)
         if live.session.seats[seat] != HUMAN:
-            raise ApiError(403, "not_a_person", f"seat {seat} is played by {live.session.seats[seat]}; only a "
-                                                "person's seat has a token (watch without a seat instead)")
+            raise ApiError(
+                403,
+                "not_a_person",
+                f"seat {seat} is played by {live.session.seats[seat]}; only a "
+                "person's seat has a token (watch without a seat instead)",
+            )
         if not token:
             raise ApiError(401, "missing_token", f"seat {seat} needs its token: send 'Authorization: Bearer TOKEN'")
         if not live.token_ok(str(seat), token):
@@ -231,8 +261,9 @@ class GameManager:
     def authorize_host(self, live: LiveGame, token: str | None) -> None:
         """Settings may be changed with the host token or any person's seat token."""
         if not token:
-            raise ApiError(401, "missing_token",
-                           "send the game's host token or a seat token as 'Authorization: Bearer TOKEN'")
+            raise ApiError(
+                401, "missing_token", "send the game's host token or a seat token as 'Authorization: Bearer TOKEN'"
+            )
         if not any(live.token_ok(name, token) for name in live.token_hashes):
             raise ApiError(403, "wrong_token", "that token belongs to no seat of this game and is not its host token")
 
@@ -259,8 +290,9 @@ class GameManager:
                 "seats": [{"seat": i, "player": spec, "human": spec == HUMAN} for i, spec in enumerate(session.seats)],
                 "viewer": seat,
                 "version": session.ply,
-                "pending": {"kind": "over", "seat": None} if live.ended else {"kind": pending.kind,
-                                                                               "seat": pending.seat},
+                "pending": {"kind": "over", "seat": None}
+                if live.ended
+                else {"kind": pending.kind, "seat": pending.seat},
                 "over": live.over,
                 "status": live.status,
                 "returns": live.returns if live.ended else None,
@@ -278,8 +310,11 @@ class GameManager:
         """The replayable record; for games with hidden cards only once they are over."""
         with live.lock:
             if live.game.has_hidden_information and not live.over:
-                raise ApiError(403, "hidden_until_over", "the record holds every hidden card; it is available "
-                                                         "once the game is over")
+                raise ApiError(
+                    403,
+                    "hidden_until_over",
+                    "the record holds every hidden card; it is available once the game is over",
+                )
             return live.session.record()
 
     # ------------------------------------------------------------------ moving
@@ -309,8 +344,13 @@ class GameManager:
         try:
             self.store.append(live.id, entry.ply, entry.action, over=over, returns=returns)
         except Exception:
-            live.session = GameSession(live.game, live.session.seats, seed=live.session.seed,
-                                       actions=live.session.actions[:-1], with_agents=False)  # as stored
+            live.session = GameSession(
+                live.game,
+                live.session.seats,
+                seed=live.session.seed,
+                actions=live.session.actions[:-1],
+                with_agents=False,
+            )  # as stored
             raise
         if over:
             live.status, live.returns = "finished", returns
@@ -339,11 +379,18 @@ class GameManager:
     def abandon(self, live: LiveGame, token: str | None) -> None:
         """The game's creator (its host token) ends it as ``abandoned``, with no result."""
         if not token:
-            raise ApiError(401, "missing_token", "abandoning a game needs the host token it was created with: "
-                                                 "send 'Authorization: Bearer TOKEN'")
+            raise ApiError(
+                401,
+                "missing_token",
+                "abandoning a game needs the host token it was created with: send 'Authorization: Bearer TOKEN'",
+            )
         if not live.token_ok(HOST, token):
-            raise ApiError(403, "wrong_token", "only the game's host token (returned when it was created) abandons "
-                                               "it; a seat's person may resign instead")
+            raise ApiError(
+                403,
+                "wrong_token",
+                "only the game's host token (returned when it was created) abandons "
+                "it; a seat's person may resign instead",
+            )
         with live.lock:
             live.refuse_if_ended()
             self._end(live, "abandoned", None)
@@ -413,5 +460,8 @@ def resignation_returns(game: Game, state: State, resigned: int) -> list[float]:
 def load_records(paths: list[Path]) -> list[dict]:
     """Game records from JSON-lines files (``eval.records.numbered_records``), each with its ``source``:
     file name and line."""
-    return [{**record, "source": f"{Path(path).name}:{number}"}
-            for path in paths for number, record in numbered_records(path)]
+    return [
+        {**record, "source": f"{Path(path).name}:{number}"}
+        for path in paths
+        for number, record in numbered_records(path)
+    ]

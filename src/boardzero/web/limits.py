@@ -26,8 +26,15 @@ from boardzero.web.config import ServerConfig
 
 # agent option -> the cap (a ServerConfig field) that bounds it; these options are how agents spend compute
 # (a batch of leaves per network call larger than the simulations allowed only asks for memory)
-COMPUTE_CAPS = {"sims": "max_sims", "opening_sims": "max_sims", "batch": "max_sims", "opening_batch": "max_sims",
-                "depth": "max_depth", "prior_depth": "max_depth", "width": "max_width"}
+COMPUTE_CAPS = {
+    "sims": "max_sims",
+    "opening_sims": "max_sims",
+    "batch": "max_sims",
+    "opening_batch": "max_sims",
+    "depth": "max_depth",
+    "prior_depth": "max_depth",
+    "width": "max_width",
+}
 MULTIPLIERS = {"rollouts": "sims"}  # mcts plays this many random playouts per simulation: sims x rollouts counts
 PATH_WORD = "checkpoint"  # an option documented as naming a checkpoint is a path (az's path, td's mean_with ...)
 
@@ -81,8 +88,12 @@ class AgentLimits:
                     option = f"{option} x {factor}"
             cap = self.caps[cap_name]
             if amount is not None and amount > cap:
-                raise SpecRefused(422, "over_cap", f"agent {name}: {option} = {amount} is over this server's cap "
-                                                   f"{cap_name} = {cap} per move; allowed: 1..{cap}")
+                raise SpecRefused(
+                    422,
+                    "over_cap",
+                    f"agent {name}: {option} = {amount} is over this server's cap "
+                    f"{cap_name} = {cap} per move; allowed: 1..{cap}",
+                )
 
     def _check_paths(self, name: str, info: AgentInfo, values: dict[str, _Option]) -> None:
         for option in info.options:
@@ -91,11 +102,14 @@ class AgentLimits:
             for path in str(values[option.name].value).split("+"):
                 path = path.partition("#")[0].strip()
                 if path and not self.allowed(path):
-                    raise SpecRefused(403, "path_not_allowed",
-                                      f"agent {name}: {option.name} {path!r} is outside the directories agents may "
-                                      f"load from; allowed: the shipped models (best, or their files) and the "
-                                      f"{len(self.roots) - 1} director{'y' if len(self.roots) == 2 else 'ies'} "
-                                      f"this server lists with --models")
+                    raise SpecRefused(
+                        403,
+                        "path_not_allowed",
+                        f"agent {name}: {option.name} {path!r} is outside the directories agents may "
+                        f"load from; allowed: the shipped models (best, or their files) and the "
+                        f"{len(self.roots) - 1} director{'y' if len(self.roots) == 2 else 'ies'} "
+                        f"this server lists with --models",
+                    )
 
     def allowed(self, path: str) -> bool:
         """Whether ``path`` lies inside an allowed directory, judged by its name (links followed), not opened."""
@@ -121,8 +135,11 @@ def _values(info: AgentInfo, words: list[str], options: dict[str, str]) -> dict[
     free = [o for o in info.options if o.positional and o.name not in given]
     for word, option in zip(positional, free):
         given[option.name] = word
-    return {o.name: _Option(given.get(o.name, o.default), o.name in given) for o in info.options
-            if o.name in given or o.default is not inspect.Parameter.empty}
+    return {
+        o.name: _Option(given.get(o.name, o.default), o.name in given)
+        for o in info.options
+        if o.name in given or o.default is not inspect.Parameter.empty
+    }
 
 
 def _as_int(value: object) -> int | None:

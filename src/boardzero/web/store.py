@@ -83,9 +83,18 @@ class StoredGame:
     actions: list[int] | None = None  # filled by ``load``
 
     def summary(self) -> dict:
-        return {"id": self.id, "game": self.game, "options": self.options, "seats": self.seats,
-                "moves": self.moves, "over": self.over, "status": self.status, "returns": self.returns,
-                "created": self.created, "updated": self.updated}
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "moves": self.moves,
+            "over": self.over,
+            "status": self.status,
+            "returns": self.returns,
+            "created": self.created,
+            "updated": self.updated,
+        }
 
 
 class GameStore:
@@ -110,8 +119,11 @@ class GameStore:
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             return
         if version > SCHEMA_VERSION:
-            raise ConfigError("db", f"{self.path} was written by a newer boardzero (schema {version}; this one "
-                                    f"reads up to {SCHEMA_VERSION})")
+            raise ConfigError(
+                "db",
+                f"{self.path} was written by a newer boardzero (schema {version}; this one "
+                f"reads up to {SCHEMA_VERSION})",
+            )
         while version < SCHEMA_VERSION:
             with self._transaction():
                 MIGRATIONS[version](self._db)
@@ -122,24 +134,49 @@ class GameStore:
         with self._lock:
             self._db.close()
 
-    def create(self, game_id: str, game: str, options: dict, seed: int, seats: list[str],
-               token_hashes: dict[str, str], delay: float) -> None:
+    def create(
+        self,
+        game_id: str,
+        game: str,
+        options: dict,
+        seed: int,
+        seats: list[str],
+        token_hashes: dict[str, str],
+        delay: float,
+    ) -> None:
         now = time.time()
         with self._lock:
             self._db.execute(
                 "INSERT INTO games (id, game, options, seed, seats, token_hashes, delay, created, updated)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, game, json.dumps(options), seed, json.dumps(seats), json.dumps(token_hashes), delay,
-                 now, now))
+                (
+                    game_id,
+                    game,
+                    json.dumps(options),
+                    seed,
+                    json.dumps(seats),
+                    json.dumps(token_hashes),
+                    delay,
+                    now,
+                    now,
+                ),
+            )
 
     def append(self, game_id: str, ply: int, action: int, *, over: bool, returns: list[float] | None) -> None:
         """Store the action at ``ply`` and the game's progress in one transaction."""
         with self._lock, self._transaction():
-            self._db.execute("INSERT INTO actions (game_id, ply, action) VALUES (?, ?, ?)",
-                             (game_id, ply, int(action)))
-            self._db.execute("UPDATE games SET moves = ?, over = ?, returns = ?, updated = ?, status = ? "
-                             "WHERE id = ?", (ply + 1, int(over), json.dumps(returns) if returns is not None
-                                              else None, time.time(), "finished" if over else LIVE, game_id))
+            self._db.execute("INSERT INTO actions (game_id, ply, action) VALUES (?, ?, ?)", (game_id, ply, int(action)))
+            self._db.execute(
+                "UPDATE games SET moves = ?, over = ?, returns = ?, updated = ?, status = ? WHERE id = ?",
+                (
+                    ply + 1,
+                    int(over),
+                    json.dumps(returns) if returns is not None else None,
+                    time.time(),
+                    "finished" if over else LIVE,
+                    game_id,
+                ),
+            )
 
     def end(self, game_id: str, status: str, returns: list[float] | None) -> bool:
         """Mark a live game ended as ``status`` (with its ``returns`` where it has a result); False (nothing
@@ -149,20 +186,25 @@ class GameStore:
         with self._lock:
             changed = self._db.execute(
                 "UPDATE games SET status = ?, returns = ?, updated = ? WHERE id = ? AND status = ?",
-                (status, json.dumps(returns) if returns is not None else None, time.time(), game_id, LIVE))
+                (status, json.dumps(returns) if returns is not None else None, time.time(), game_id, LIVE),
+            )
             return changed.rowcount == 1
 
     def set_seats(self, game_id: str, seats: list[str], token_hashes: dict[str, str]) -> None:
         """A seat changed hands (a person resigned and an agent took over)."""
         with self._lock:
-            self._db.execute("UPDATE games SET seats = ?, token_hashes = ?, updated = ? WHERE id = ?",
-                             (json.dumps(seats), json.dumps(token_hashes), time.time(), game_id))
+            self._db.execute(
+                "UPDATE games SET seats = ?, token_hashes = ?, updated = ? WHERE id = ?",
+                (json.dumps(seats), json.dumps(token_hashes), time.time(), game_id),
+            )
 
     def idle_since(self, before: float) -> list[str]:
         """Live games whose last change (creation, move, seat change) is older than ``before`` (wall clock)."""
         with self._lock:
-            return [gid for (gid,) in self._db.execute(
-                "SELECT id FROM games WHERE status = ? AND updated < ?", (LIVE, before))]
+            return [
+                gid
+                for (gid,) in self._db.execute("SELECT id FROM games WHERE status = ? AND updated < ?", (LIVE, before))
+            ]
 
     def set_delay(self, game_id: str, delay: float) -> None:
         with self._lock:
@@ -180,8 +222,21 @@ class GameStore:
 
     def _row(self, row) -> StoredGame:
         (gid, game, options, seed, seats, hashes, delay, created, updated, moves, over, returns, status) = row
-        return StoredGame(gid, game, json.loads(options), seed, json.loads(seats), json.loads(hashes), delay,
-                          created, updated, moves, bool(over), json.loads(returns) if returns else None, status)
+        return StoredGame(
+            gid,
+            game,
+            json.loads(options),
+            seed,
+            json.loads(seats),
+            json.loads(hashes),
+            delay,
+            created,
+            updated,
+            moves,
+            bool(over),
+            json.loads(returns) if returns else None,
+            status,
+        )
 
     _COLUMNS = "id, game, options, seed, seats, token_hashes, delay, created, updated, moves, over, returns, status"
 
@@ -191,8 +246,9 @@ class GameStore:
             row = self._db.execute(f"SELECT {self._COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
-            actions = [a for (a,) in self._db.execute(
-                "SELECT action FROM actions WHERE game_id = ? ORDER BY ply", (game_id,))]
+            actions = [
+                a for (a,) in self._db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY ply", (game_id,))
+            ]
         stored = self._row(row)
         stored.actions = actions
         return stored
@@ -202,7 +258,8 @@ class GameStore:
         where = "" if live is None else f"WHERE status {'=' if live else '!='} '{LIVE}'"
         with self._lock:
             rows = self._db.execute(
-                f"SELECT {self._COLUMNS} FROM games {where} ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
+                f"SELECT {self._COLUMNS} FROM games {where} ORDER BY created DESC LIMIT ?", (limit,)
+            ).fetchall()
         return [self._row(row) for row in rows]
 
     def count_live(self) -> int:

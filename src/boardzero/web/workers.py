@@ -31,8 +31,15 @@ from boardzero.core.registry import make
 from boardzero.eval.session import HINT_FALLBACKS, GameSession, agent_for, win_chances
 
 log = logging.getLogger("boardzero.web")
-PRELOAD = ["boardzero.web.workers", "boardzero.games.catan.game", "boardzero.agents.az", "boardzero.agents.td",
-           "boardzero.agents.best", "boardzero.agents.mcts_agent", "boardzero.agents.catan_bots"]
+PRELOAD = [
+    "boardzero.web.workers",
+    "boardzero.games.catan.game",
+    "boardzero.agents.az",
+    "boardzero.agents.td",
+    "boardzero.agents.best",
+    "boardzero.agents.mcts_agent",
+    "boardzero.agents.catan_bots",
+]
 SESSIONS_KEPT = 128  # games whose sessions (and agents) a worker keeps between jobs
 
 
@@ -69,10 +76,10 @@ class _Computer:
 
     def session(self, job: Job) -> GameSession:
         session = self.sessions.pop(job.key, None)
-        if session is None or session.seats != job.seats or session.actions != job.actions[:session.ply]:
+        if session is None or session.seats != job.seats or session.actions != job.actions[: session.ply]:
             session = GameSession(make(job.game, **job.options), job.seats, seed=job.seed, actions=job.actions)
         else:
-            for action in job.actions[session.ply:]:
+            for action in job.actions[session.ply :]:
                 session.apply(action)
         self.sessions[job.key] = session
         while len(self.sessions) > SESSIONS_KEPT:
@@ -94,9 +101,15 @@ class _Computer:
         view = session.seat_view(seat)
         advice = agent.advise(view, session.rng(), top=job.top)
         chances = None if advice.values is None else win_chances(session.game, advice.values)
-        moves = [{"action": m.action, "name": view.action_name(m.action), "weight": m.weight,
-                  "win_chance": None if m.value is None else win_chances(session.game, [m.value])[0]}
-                 for m in advice.moves]
+        moves = [
+            {
+                "action": m.action,
+                "name": view.action_name(m.action),
+                "weight": m.weight,
+                "win_chance": None if m.value is None else win_chances(session.game, [m.value])[0],
+            }
+            for m in advice.moves
+        ]
         return {"agent": spec_used, "moves": moves, "win_chances": chances}
 
 
@@ -133,8 +146,9 @@ class _Worker:
     def start(self) -> None:
         """Start the process (blocking while the fork server starts the first time)."""
         ours, theirs = self.context.Pipe()
-        process = self.context.Process(target=serve_jobs, args=(theirs,), name=f"boardzero-agent-{self.number}",
-                                       daemon=True)
+        process = self.context.Process(
+            target=serve_jobs, args=(theirs,), name=f"boardzero-agent-{self.number}", daemon=True
+        )
         process.start()
         theirs.close()
         with self._lock:
@@ -211,8 +225,9 @@ class AgentWorkers:
 
     def warm(self) -> None:
         """Start the fork server now (it imports the games and agents for a few seconds), not at the first move."""
-        threading.Thread(target=multiprocessing.forkserver.ensure_running, daemon=True,
-                         name="boardzero-forkserver").start()
+        threading.Thread(
+            target=multiprocessing.forkserver.ensure_running, daemon=True, name="boardzero-forkserver"
+        ).start()
 
     async def _run_on(self, worker: _Worker, job: Job) -> Any:
         if not worker.alive:

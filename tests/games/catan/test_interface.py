@@ -25,7 +25,7 @@ A = action_id
 def test_topology_sizes():
     assert (NUM_HEXES, NUM_NODES, NUM_EDGES) == (19, 54, 72)
     state = make("catan", board="beginner").new_state(seed=0)
-    ports = state.s[E.NODE_PORT:E.NODE_PORT + 54]
+    ports = state.s[E.NODE_PORT : E.NODE_PORT + 54]
     assert np.sum(ports >= 0) == 18 and np.sum(ports == 5) == 8  # 9 harbours, 4 of them 3:1
 
 
@@ -63,12 +63,16 @@ def test_board_options():
 def test_every_action_has_a_unique_name_and_an_id():
     names = [action_name(a) for a in range(NUM_ACTIONS)]
     assert len(set(names)) == NUM_ACTIONS
-    ids = ([A("settlement", node=n) for n in range(54)] + [A("city", node=n) for n in range(54)]
-           + [A("road", edge=e) for e in range(72)] + [A("robber", hex=h) for h in range(19)]
-           + [A("rob", seat=p) for p in range(4)]
-           + [A(k, resource=r) for k in ("discard", "take", "monopoly") for r in range(5)]
-           + [A("trade", give=g, get=r) for g in range(5) for r in range(5) if g != r]
-           + [A(k) for k in ("buy_dev", "knight", "road_building", "year_of_plenty", "roll", "end_turn")])
+    ids = (
+        [A("settlement", node=n) for n in range(54)]
+        + [A("city", node=n) for n in range(54)]
+        + [A("road", edge=e) for e in range(72)]
+        + [A("robber", hex=h) for h in range(19)]
+        + [A("rob", seat=p) for p in range(4)]
+        + [A(k, resource=r) for k in ("discard", "take", "monopoly") for r in range(5)]
+        + [A("trade", give=g, get=r) for g in range(5) for r in range(5) if g != r]
+        + [A(k) for k in ("buy_dev", "knight", "road_building", "year_of_plenty", "roll", "end_turn")]
+    )
     assert sorted(ids) == list(range(NUM_ACTIONS))
 
 
@@ -87,7 +91,10 @@ def test_names_say_what_a_player_needs_to_choose():
     state = T.scenario(players=3)  # beginner board: hex 4 is brick 6 with nodes 8 13 18 23 17 12
     assert state.describe(A("settlement", node=0)) == "settlement at 0 (ore 10; harbour 2:1 sheep)"
     assert state.describe(A("settlement", node=2)).endswith("; harbour 3:1)")
-    assert make("catan", board="beginner").action_name(A("settlement", node=0)) == "settlement at 0 (ore 10; harbour 2:1 sheep)"
+    assert (
+        make("catan", board="beginner").action_name(A("settlement", node=0))
+        == "settlement at 0 (ore 10; harbour 2:1 sheep)"
+    )
     T.settlement(state, 2, 8)
     T.settlement(state, 1, 23)
     assert state.describe(A("robber", hex=4)) == "robber to hex 4 (brick 6; buildings of seats 1, 2)"
@@ -129,13 +136,20 @@ def test_log_line_of_a_monopoly_counts_what_it_took():
     T.give(state, 1, wheat=2)
     T.give(state, 2, wheat=1, ore=1)
     T.dev(state, 0, monopoly=1)
-    assert (state.describe_step(A("monopoly", resource="wheat"), seat=1)
-            == "play monopoly on wheat: seat 0 takes 3 wheat (seat 1: 2, seat 2: 1)")
+    assert (
+        state.describe_step(A("monopoly", resource="wheat"), seat=1)
+        == "play monopoly on wheat: seat 0 takes 3 wheat (seat 1: 2, seat 2: 1)"
+    )
 
 
 def test_action_id_rejects_bad_arguments():
-    for kwargs in ({"kind": "settlement"}, {"kind": "settlement", "node": 54}, {"kind": "fly"},
-                   {"kind": "trade", "give": "wood", "get": "wood"}, {"kind": "discard", "resource": "gold"}):
+    for kwargs in (
+        {"kind": "settlement"},
+        {"kind": "settlement", "node": 54},
+        {"kind": "fly"},
+        {"kind": "trade", "give": "wood", "get": "wood"},
+        {"kind": "discard", "resource": "gold"},
+    ):
         with pytest.raises(ValueError):
             action_id(**kwargs)
 
@@ -318,9 +332,9 @@ def _rich_parts(state, seat):
     from boardzero.games.catan import observe as O
 
     rich = state.observe(seat)["rich"]
-    extra = rich[O.FLAT_SIZE:]
-    nodes = extra[:54 * O.NODE_EXTRA].reshape(54, O.NODE_EXTRA)
-    seats = extra[54 * O.NODE_EXTRA:54 * O.NODE_EXTRA + 4 * O.SEAT_EXTRA].reshape(4, O.SEAT_EXTRA)
+    extra = rich[O.FLAT_SIZE :]
+    nodes = extra[: 54 * O.NODE_EXTRA].reshape(54, O.NODE_EXTRA)
+    seats = extra[54 * O.NODE_EXTRA : 54 * O.NODE_EXTRA + 4 * O.SEAT_EXTRA].reshape(4, O.SEAT_EXTRA)
     return rich, nodes, seats, extra[-4:]
 
 
@@ -330,7 +344,7 @@ def test_rich_observation_counts_pips_and_production_around_intersections():
     state = T.scenario(players=2)
     T.settlement(state, 1, 12, city=True)
     rich, nodes, seats, _ = _rich_parts(state, 0)
-    assert np.array_equal(rich[:len(state.observe(0)["flat"])], state.observe(0)["flat"])
+    assert np.array_equal(rich[: len(state.observe(0)["flat"])], state.observe(0)["flat"])
     s = state.s
     expected = np.zeros(5)
     for h in NODE_HEXES[12]:

@@ -9,8 +9,8 @@ from boardzero.games.catan.topology import NODE_HEXES
 
 def seat_rows(state, observer: int) -> np.ndarray:
     """The per-seat block of ``rich`` seen by ``observer``: one row per relative seat."""
-    extra = state.observe(observer)["rich"][O.FLAT_SIZE:]
-    return extra[54 * O.NODE_EXTRA:54 * O.NODE_EXTRA + 4 * O.SEAT_EXTRA].reshape(4, O.SEAT_EXTRA)
+    extra = state.observe(observer)["rich"][O.FLAT_SIZE :]
+    return extra[54 * O.NODE_EXTRA : 54 * O.NODE_EXTRA + 4 * O.SEAT_EXTRA].reshape(4, O.SEAT_EXTRA)
 
 
 def production(state, node: int, level: int) -> np.ndarray:

@@ -28,7 +28,7 @@ def check_invariants(state) -> None:
     # development cards: held (bought this turn included) + played + left in the deck; the deck by kind is not
     # public, so it is read from the engine's array
     held = np.array([state.dev_cards(p) for p in range(n)])
-    deck = state.s[E.DECK:E.DECK + 5]
+    deck = state.s[E.DECK : E.DECK + 5]
     assert deck.sum() == view["dev_deck"] and (held >= 0).all()
     for d, kind in enumerate(DEV_KINDS):
         played = sum(seat["played"][kind] for seat in view["seats"])

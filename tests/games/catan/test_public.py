@@ -107,7 +107,10 @@ def test_action_fields_name_the_parts_action_id_takes():
         fields = A.action_fields(action)
         assert action_id(fields.pop("kind"), **fields) == action
     assert Catan().action_fields(action_id("trade", give="wood", get="ore")) == {
-        "kind": "trade", "give": "wood", "get": "ore"}
+        "kind": "trade",
+        "give": "wood",
+        "get": "ore",
+    }
 
 
 def test_hidden_chance_outcomes_have_a_name_that_tells_nothing():
@@ -166,8 +169,7 @@ def test_production_counts_the_pips_under_each_seats_buildings_a_city_twice_and_
     T.settlement(state, 1, 20, city=True)
     robbed = int(next(h for h in NODE_HEXES[30] if h >= 0 and state.board_arrays()[1][h] > 0))
     T.robber(state, robbed)
-    expected = [_pips_around(state, 10, robbed) + _pips_around(state, 30, robbed),
-                2 * _pips_around(state, 20, robbed)]
+    expected = [_pips_around(state, 10, robbed) + _pips_around(state, 30, robbed), 2 * _pips_around(state, 20, robbed)]
     assert state.summary()["production"] == expected
     assert _pips_around(state, 30, robbed) < _pips_around(state, 30, -1)  # the robber took something away
     assert expected[0] > 0 and expected[1] > 0

@@ -145,7 +145,7 @@ def test_piece_limits():
     state3 = T.scenario()
     T.road(state3, 0, *range(15))
     T.give(state3, 0, wood=1, brick=1)
-    assert not state3.legal_mask()[E.A_ROAD:E.A_ROBBER].any()
+    assert not state3.legal_mask()[E.A_ROAD : E.A_ROBBER].any()
 
 
 # ---------------------------------------------------------------- dice, production, robber
@@ -237,8 +237,13 @@ def test_buying_draws_from_the_deck_composition():
     T.give(state, 0, sheep=1, wheat=1, ore=1)
     state.apply(A("buy_dev"))
     outcomes = dict(state.chance_outcomes())
-    assert outcomes == {20: pytest.approx(14 / 25), 21: pytest.approx(5 / 25), 22: pytest.approx(2 / 25),
-                        23: pytest.approx(2 / 25), 24: pytest.approx(2 / 25)}
+    assert outcomes == {
+        20: pytest.approx(14 / 25),
+        21: pytest.approx(5 / 25),
+        22: pytest.approx(2 / 25),
+        23: pytest.approx(2 / 25),
+        24: pytest.approx(2 / 25),
+    }
     state.apply(20)
     assert not state.legal_mask()[A("knight")]  # bought this turn
     with pytest.raises(IllegalActionError, match="bought this turn"):

@@ -30,13 +30,17 @@ def test_a_turned_board_is_a_board_the_game_deals(name):
     for seed in range(20):
         s = game.new_state(seed=seed).s
         t = turn_board(s, name)
-        res, num = t[E.HEX_RES:E.HEX_RES + 19], t[E.HEX_NUM:E.HEX_NUM + 19]
-        assert sorted(res) == sorted(s[E.HEX_RES:E.HEX_RES + 19]) and sorted(num) == sorted(s[E.HEX_NUM:E.HEX_NUM + 19])
+        res, num = t[E.HEX_RES : E.HEX_RES + 19], t[E.HEX_NUM : E.HEX_NUM + 19]
+        assert sorted(res) == sorted(s[E.HEX_RES : E.HEX_RES + 19]) and sorted(num) == sorted(
+            s[E.HEX_NUM : E.HEX_NUM + 19]
+        )
         assert red_numbers_apart(num) and res[t[E.G_ROBBER]] == 5  # the robber starts on the desert
-        ports = t[E.NODE_PORT:E.NODE_PORT + 54]
+        ports = t[E.NODE_PORT : E.NODE_PORT + 54]
         assert set(np.flatnonzero(ports >= 0)) == set(HARBOUR_NODES.ravel().tolist())
-        assert sorted(ports) == sorted(s[E.NODE_PORT:E.NODE_PORT + 54])
-        assert not np.array_equal(res, s[E.HEX_RES:E.HEX_RES + 19]) or not np.array_equal(num, s[E.HEX_NUM:E.HEX_NUM + 19])
+        assert sorted(ports) == sorted(s[E.NODE_PORT : E.NODE_PORT + 54])
+        assert not np.array_equal(res, s[E.HEX_RES : E.HEX_RES + 19]) or not np.array_equal(
+            num, s[E.HEX_NUM : E.HEX_NUM + 19]
+        )
 
 
 def test_only_a_fresh_board_is_turned():
@@ -66,7 +70,11 @@ def test_a_turned_position_is_seen_and_played_as_its_image():
             outcome = original.chance_outcome_at(rng.random())
             original.apply(outcome)
             image.apply(outcome)
-    assert (image.s[E.NODE_OWNER:E.NODE_OWNER + 54] >= 0).sum() == (original.s[E.NODE_OWNER:E.NODE_OWNER + 54] >= 0).sum() > 0
+    assert (
+        (image.s[E.NODE_OWNER : E.NODE_OWNER + 54] >= 0).sum()
+        == (original.s[E.NODE_OWNER : E.NODE_OWNER + 54] >= 0).sum()
+        > 0
+    )
 
 
 class _UnturnedCatan(Catan):

@@ -77,9 +77,17 @@ def _check(name: str, value, size: int) -> int:
     return int(value)
 
 
-def action_id(kind: str, *, node: int | None = None, edge: int | None = None, hex: int | None = None,
-              seat: int | None = None, resource: int | str | None = None,
-              give: int | str | None = None, get: int | str | None = None) -> int:
+def action_id(
+    kind: str,
+    *,
+    node: int | None = None,
+    edge: int | None = None,
+    hex: int | None = None,
+    seat: int | None = None,
+    resource: int | str | None = None,
+    give: int | str | None = None,
+    get: int | str | None = None,
+) -> int:
     """The id of an action, e.g. ``action_id("settlement", node=23)``, ``action_id("trade", give="wood", get="ore")``.
 
     Kinds: settlement/city (node), road (edge), robber (hex), rob (seat),
@@ -175,8 +183,14 @@ def action_name(action: int, board=None) -> str:
     }[a]
 
 
-_FIELD_KINDS = {E.A_BUY_DEV: "buy_dev", E.A_KNIGHT: "knight", E.A_PLAY_ROAD_BUILDING: "road_building",
-                E.A_PLAY_YOP: "year_of_plenty", E.A_ROLL: "roll", E.A_END_TURN: "end_turn"}
+_FIELD_KINDS = {
+    E.A_BUY_DEV: "buy_dev",
+    E.A_KNIGHT: "knight",
+    E.A_PLAY_ROAD_BUILDING: "road_building",
+    E.A_PLAY_YOP: "year_of_plenty",
+    E.A_ROLL: "roll",
+    E.A_END_TURN: "end_turn",
+}
 
 
 def action_fields(action: int) -> dict:
@@ -184,10 +198,16 @@ def action_fields(action: int) -> dict:
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}, got {a}")
-    spans = (("settlement", E.A_SETTLEMENT, "node", None), ("city", E.A_CITY, "node", None),
-             ("road", E.A_ROAD, "edge", None), ("robber", E.A_ROBBER, "hex", None),
-             ("rob", E.A_VICTIM, "seat", None), ("discard", E.A_DISCARD, "resource", RESOURCE_NAMES),
-             ("take", E.A_YOP, "resource", RESOURCE_NAMES), ("monopoly", E.A_MONOPOLY, "resource", RESOURCE_NAMES))
+    spans = (
+        ("settlement", E.A_SETTLEMENT, "node", None),
+        ("city", E.A_CITY, "node", None),
+        ("road", E.A_ROAD, "edge", None),
+        ("robber", E.A_ROBBER, "hex", None),
+        ("rob", E.A_VICTIM, "seat", None),
+        ("discard", E.A_DISCARD, "resource", RESOURCE_NAMES),
+        ("take", E.A_YOP, "resource", RESOURCE_NAMES),
+        ("monopoly", E.A_MONOPOLY, "resource", RESOURCE_NAMES),
+    )
     for (kind, start, field, names), end in zip(spans, [s[1] for s in spans[1:]] + [E.A_TRADE]):
         if start <= a < end:
             return {"kind": kind, field: names[a - start] if names else a - start}

@@ -147,11 +147,22 @@ _ENCODINGS = {"flat": 1, "rich": 2}  # observation key -> the encoding _fill wri
 class BatchedCatan:
     """``batch_size`` independent games of ``game`` (a ``Catan``) stepped together."""
 
-    def __init__(self, game, batch_size: int, seed: int = 0, *, observations: bool = True, validate: bool = False,
-                 observation_key: str | None = None):
+    def __init__(
+        self,
+        game,
+        batch_size: int,
+        seed: int = 0,
+        *,
+        observations: bool = True,
+        validate: bool = False,
+        observation_key: str | None = None,
+    ):
         if observation_key not in (None, *_ENCODINGS):
-            raise ConfigError("observation_key", f"the batched Catan encodes the {' or '.join(map(repr, _ENCODINGS))} "
-                                                 f"observation, not {observation_key!r}")
+            raise ConfigError(
+                "observation_key",
+                f"the batched Catan encodes the {' or '.join(map(repr, _ENCODINGS))} "
+                f"observation, not {observation_key!r}",
+            )
         self.game = game
         self.num_envs = self.batch_size = check_batch_size(batch_size)
         self.observation_key = observation_key or "flat"
@@ -190,8 +201,7 @@ class BatchedCatan:
             bad = _check_actions(self.states, actions)
             if bad >= 0:
                 raise ValueError(f"game {bad}: action {int(actions[bad])} is not legal")
-        _step_batch(self.states, actions, self.masks, self.obs, self.seats, self.done, self._encoding,
-                    self.streams)
+        _step_batch(self.states, actions, self.masks, self.obs, self.seats, self.done, self._encoding, self.streams)
         self.rewards[:] = 0.0
         for i in np.flatnonzero(self.done):
             self.rewards[i] = self.final_returns(self.states[i])
@@ -238,6 +248,4 @@ def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0
         after = s.copy()
         E.apply_action(after, action[k])
         returns[k] = final_returns(after, game.options.returns)
-    return Afterstates(obs=obs, row=np.full(total, row, np.int64), action=action, terminal=terminal,
-                       returns=returns)
-
+    return Afterstates(obs=obs, row=np.full(total, row, np.int64), action=action, terminal=terminal, returns=returns)

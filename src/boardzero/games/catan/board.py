@@ -28,11 +28,25 @@ HARBOUR_TYPES = (GENERIC,) * 4 + (WOOD, BRICK, SHEEP, WHEAT, ORE)
 
 # The starter map of the rule book ("starting set-up for beginners"), row by row.
 _BEGINNER = (
-    (ORE, 10), (SHEEP, 2), (WOOD, 9),
-    (WHEAT, 12), (BRICK, 6), (SHEEP, 4), (BRICK, 10),
-    (WHEAT, 9), (WOOD, 11), (DESERT, 0), (WOOD, 3), (ORE, 8),
-    (WOOD, 8), (ORE, 3), (WHEAT, 4), (SHEEP, 5),
-    (BRICK, 5), (WHEAT, 6), (SHEEP, 11),
+    (ORE, 10),
+    (SHEEP, 2),
+    (WOOD, 9),
+    (WHEAT, 12),
+    (BRICK, 6),
+    (SHEEP, 4),
+    (BRICK, 10),
+    (WHEAT, 9),
+    (WOOD, 11),
+    (DESERT, 0),
+    (WOOD, 3),
+    (ORE, 8),
+    (WOOD, 8),
+    (ORE, 3),
+    (WHEAT, 4),
+    (SHEEP, 5),
+    (BRICK, 5),
+    (WHEAT, 6),
+    (SHEEP, 11),
 )
 # Harbour slots clockwise from path 10, the upper-left side of hex 3 (topology.HARBOUR_EDGES order).
 _BEGINNER_HARBOURS = (GENERIC, SHEEP, GENERIC, GENERIC, BRICK, WOOD, GENERIC, WHEAT, ORE)

@@ -66,8 +66,7 @@ PHASE_NAMES = {
     PH_OVER: "game over",
 }
 
-_COSTS = {"road": COST_ROAD, "settlement": COST_SETTLEMENT, "city": COST_CITY,
-          "development card": COST_DEV}
+_COSTS = {"road": COST_ROAD, "settlement": COST_SETTLEMENT, "city": COST_CITY, "development card": COST_DEV}
 
 
 def _cost_text(cost) -> str:
@@ -111,8 +110,14 @@ def _phase_reason(state, a: int) -> str | None:
 # Action ids come in ranges, one per kind, in this order, then one id each for the rest.
 _RANGE_STARTS = (A_SETTLEMENT, A_CITY, A_ROAD, A_ROBBER, A_VICTIM, A_DISCARD, A_YOP, A_MONOPOLY, A_TRADE)
 _RANGE_KINDS = ("settlement", "city", "road", "robber", "rob", "discard", "take", "dev", "trade")
-_SINGLE_KINDS = {A_BUY_DEV: "buy", A_KNIGHT: "dev", A_PLAY_ROAD_BUILDING: "dev", A_PLAY_YOP: "dev",
-                 A_ROLL: "roll", A_END_TURN: "end"}
+_SINGLE_KINDS = {
+    A_BUY_DEV: "buy",
+    A_KNIGHT: "dev",
+    A_PLAY_ROAD_BUILDING: "dev",
+    A_PLAY_YOP: "dev",
+    A_ROLL: "roll",
+    A_END_TURN: "end",
+}
 
 
 def action_kind(a: int) -> str:
@@ -234,5 +239,3 @@ def illegal_reason(state, a: int) -> str:
     if kind == "end":
         return "the turn cannot end now"
     return "not legal here"
-
-

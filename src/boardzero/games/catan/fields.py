@@ -291,6 +291,7 @@ def deck(s, d):
 
 # ----------------------------------------------------------------------------- writers for hidden-card sampling
 
+
 @njit(cache=True, inline="always")
 def set_hand(s, p, r, n):
     s[pb(p) + P_HAND + r] = n

@@ -37,19 +37,28 @@ ID_BOUND = 2**31  # action and chance outcome ids are small; anything past this 
 class CatanOptions:
     players: int = option(4, "number of players, 2 to 4")
     vp_to_win: int = option(10, "victory points that win the game (reached on one's own turn)")
-    turn_limit: int | None = option(500, "turns after setup before the game stops and returns rank by points; 0 or none: no limit")
+    turn_limit: int | None = option(
+        500, "turns after setup before the game stops and returns rank by points; 0 or none: no limit"
+    )
     board: str = option("random", "beginner (the starter map), random (drawn from the game seed) or fixed:<seed>")
-    trading: bool = option(False, "player-to-player trading: NOT implemented, must stay false (bank and harbour trades are always on)")
+    trading: bool = option(
+        False, "player-to-player trading: NOT implemented, must stay false (bank and harbour trades are always on)"
+    )
     returns: Literal["win", "rank", "vp", "win_vp"] = option(
-        "win", "win: +1 winner, 0 others; rank: 1 first .. 0 last by points; vp: points / vp_to_win; "
-               "win_vp: 0.75 x win + 0.25 x points / vp_to_win")
+        "win",
+        "win: +1 winner, 0 others; rank: 1 first .. 0 last by points; vp: points / vp_to_win; "
+        "win_vp: 0.75 x win + 0.25 x points / vp_to_win",
+    )
 
     def __post_init__(self):
         if self.players not in (2, 3, 4):
             raise ConfigError("catan.players", f"{self.players} players is not supported; allowed: 2, 3, 4")
         if self.trading:
-            raise ConfigError("catan.trading", "player-to-player trading is not implemented; leave it false "
-                                               "(bank 4:1 and harbour 3:1/2:1 trades are always available)")
+            raise ConfigError(
+                "catan.trading",
+                "player-to-player trading is not implemented; leave it false "
+                "(bank 4:1 and harbour 3:1/2:1 trades are always available)",
+            )
         if not 3 <= self.vp_to_win <= 30:
             raise ConfigError("catan.vp_to_win", f"{self.vp_to_win} is not in 3..30")
         if self.turn_limit is not None and self.turn_limit < 0:
@@ -91,8 +100,15 @@ class Catan(Game):
         """The engine array of a fresh game (setup phase, seat 0 to place)."""
         board = self.board(seed)
         s = np.zeros(E.STATE_SIZE, dtype=np.int32)
-        E.init_state(s, board.hex_resource, board.hex_number, board.node_harbours(), self.num_players,
-                     self.options.vp_to_win, self.options.turn_limit or 0)
+        E.init_state(
+            s,
+            board.hex_resource,
+            board.hex_number,
+            board.node_harbours(),
+            self.num_players,
+            self.options.vp_to_win,
+            self.options.turn_limit or 0,
+        )
         return s
 
     def new_state(self, *, seed: int | None = None) -> CatanState:
@@ -247,8 +263,9 @@ class CatanState(State):
         if actor == TERMINAL:
             return IllegalActionError(action, "the game is over")
         if actor == CHANCE:
-            return IllegalActionError(action, "not a possible chance outcome here; possible: "
-                                              f"{[o for o, _ in self.chance_outcomes()]}")
+            return IllegalActionError(
+                action, f"not a possible chance outcome here; possible: {[o for o, _ in self.chance_outcomes()]}"
+            )
         return IllegalActionError(action, self.illegal_reason(action), name=self.describe(action))
 
     def _apply(self, action: int) -> None:  # pragma: no cover - apply() is overridden
@@ -309,10 +326,13 @@ class CatanState(State):
         production (``public.production``: pips under its buildings, a city twice), read from the spectator's
         public view (victory-point cards count once the game is over and every hand is shown)."""
         view = self.public_view(None)
-        return {"turns": view["turn"], "dice_rolls": sum(view["dice_counts"]),
-                "points": [seat.get("points", seat["visible_points"]) for seat in view["seats"]],
-                "points_by_source": [public.points_by_source(seat) for seat in view["seats"]],
-                "production": public.production(view)}
+        return {
+            "turns": view["turn"],
+            "dice_rolls": sum(view["dice_counts"]),
+            "points": [seat.get("points", seat["visible_points"]) for seat in view["seats"]],
+            "points_by_source": [public.points_by_source(seat) for seat in view["seats"]],
+            "production": public.production(view),
+        }
 
     @property
     def winner(self) -> int:
@@ -356,15 +376,15 @@ class CatanState(State):
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         rich = np.empty(O.RICH_SIZE, dtype=np.float32)  # "rich" starts with "flat": one buffer, "flat" a view
-        flat = rich[:O.FLAT_SIZE]
+        flat = rich[: O.FLAT_SIZE]
         planes = np.empty((O.PLANE_CHANNELS, O.PLANE_H, O.PLANE_W), dtype=np.float32)
         O.encode_all(self.s, seat, flat, planes)
-        O.encode_extra(self.s, seat, rich[O.FLAT_SIZE:])
+        O.encode_extra(self.s, seat, rich[O.FLAT_SIZE :])
         return {
             "flat": flat,
-            "hexes": flat[O.HEXES_AT:O.NODES_AT].reshape(19, O.HEX_FEATURES),
-            "nodes": flat[O.NODES_AT:O.EDGES_AT].reshape(54, O.NODE_FEATURES),
-            "edges": flat[O.EDGES_AT:].reshape(72, O.EDGE_FEATURES),
+            "hexes": flat[O.HEXES_AT : O.NODES_AT].reshape(19, O.HEX_FEATURES),
+            "nodes": flat[O.NODES_AT : O.EDGES_AT].reshape(54, O.NODE_FEATURES),
+            "edges": flat[O.EDGES_AT :].reshape(72, O.EDGE_FEATURES),
             "planes": planes,
             "rich": rich,
         }
@@ -461,6 +481,7 @@ class CatanState(State):
         return record
 
     def __repr__(self) -> str:
-        return (f"CatanState(turn={self.turn}, phase={self.phase}, player={self.current_player}, "
-                f"vp={[self.victory_points(p) for p in range(self.game.num_players)]})")
-
+        return (
+            f"CatanState(turn={self.turn}, phase={self.phase}, player={self.current_player}, "
+            f"vp={[self.victory_points(p) for p in range(self.game.num_players)]})"
+        )

@@ -123,8 +123,12 @@ def _hidden_win(state, seat: int) -> bool:
     view = state.view
     phase = view.phase()
     p = phase.turn_seat
-    return (p != seat and phase.id != PH_OVER and not phase.in_setup
-            and view.victory_points(p, hidden=True) >= view.vp_to_win)
+    return (
+        p != seat
+        and phase.id != PH_OVER
+        and not phase.in_setup
+        and view.victory_points(p, hidden=True) >= view.vp_to_win
+    )
 
 
 class PendingRewrite(NamedTuple):

@@ -56,9 +56,11 @@ def _flat_cell(channel: int, cell: np.ndarray) -> int:
 
 def board_layout() -> BoardLayout:
     source, target = [], []
-    for first, features, cells, at in ((HEX_CHANNELS, O.HEX_FEATURES, HEX_CELLS, O.HEXES_AT),
-                                       (NODE_CHANNELS, O.NODE_FEATURES, NODE_CELLS, O.NODES_AT),
-                                       (EDGE_CHANNELS, O.EDGE_FEATURES, EDGE_CELLS, O.EDGES_AT)):
+    for first, features, cells, at in (
+        (HEX_CHANNELS, O.HEX_FEATURES, HEX_CELLS, O.HEXES_AT),
+        (NODE_CHANNELS, O.NODE_FEATURES, NODE_CELLS, O.NODES_AT),
+        (EDGE_CHANNELS, O.EDGE_FEATURES, EDGE_CELLS, O.EDGES_AT),
+    ):
         for item, cell in enumerate(cells):
             for f in range(features):
                 source.append(at + item * features + f)
@@ -67,13 +69,23 @@ def board_layout() -> BoardLayout:
     for cells in (HEX_CELLS, NODE_CELLS, EDGE_CELLS):
         valid[cells[:, 0], cells[:, 1]] = True
     action_target = np.full(NUM_ACTIONS, -1, np.int64)
-    for channel, (first, cells) in enumerate(((A_SETTLEMENT, NODE_CELLS), (A_CITY, NODE_CELLS),
-                                              (A_ROAD, EDGE_CELLS), (A_ROBBER, HEX_CELLS))):
+    for channel, (first, cells) in enumerate(
+        ((A_SETTLEMENT, NODE_CELLS), (A_CITY, NODE_CELLS), (A_ROAD, EDGE_CELLS), (A_ROBBER, HEX_CELLS))
+    ):
         for item, cell in enumerate(cells):
             action_target[first + item] = _flat_cell(channel, cell)
-    markers = [_flat_cell(MARKERS + k, cell) for k, cells in enumerate((HEX_CELLS, NODE_CELLS, EDGE_CELLS))
-               for cell in cells]
-    return BoardLayout(channels=CHANNELS, height=HEIGHT, width=WIDTH, grid_source=np.array(source, np.int64),
-                       grid_target=np.array(target, np.int64), grid_ones=np.array(markers, np.int64),
-                       vector_source=np.arange(O.HEXES_AT, dtype=np.int64), valid=valid, action_channels=4,
-                       action_target=action_target)
+    markers = [
+        _flat_cell(MARKERS + k, cell) for k, cells in enumerate((HEX_CELLS, NODE_CELLS, EDGE_CELLS)) for cell in cells
+    ]
+    return BoardLayout(
+        channels=CHANNELS,
+        height=HEIGHT,
+        width=WIDTH,
+        grid_source=np.array(source, np.int64),
+        grid_target=np.array(target, np.int64),
+        grid_ones=np.array(markers, np.int64),
+        vector_source=np.arange(O.HEXES_AT, dtype=np.int64),
+        valid=valid,
+        action_channels=4,
+        action_target=action_target,
+    )

@@ -25,8 +25,12 @@ from boardzero.games.catan.topology import EDGE_NODES, HEX_NODES
 from boardzero.games.catan.view import CatanView
 
 # a play-a-card move by the card's own name too ("knight", "monopoly wood")
-_CARD_ALIASES = {A_KNIGHT: ("knight",), A_PLAY_ROAD_BUILDING: ("road building",),
-                 A_PLAY_YOP: ("year of plenty",), A_BUY_DEV: ("buy dev", "buy card")}
+_CARD_ALIASES = {
+    A_KNIGHT: ("knight",),
+    A_PLAY_ROAD_BUILDING: ("road building",),
+    A_PLAY_YOP: ("year of plenty",),
+    A_BUY_DEV: ("buy dev", "buy card"),
+}
 
 
 def describe(state, a: int) -> str:

@@ -34,7 +34,9 @@ HEXES_AT = GLOBAL_FEATURES
 NODES_AT = HEXES_AT + 19 * HEX_FEATURES
 EDGES_AT = NODES_AT + 54 * NODE_FEATURES
 FLAT_SIZE = EDGES_AT + 72 * EDGE_FEATURES
-NODE_EXTRA = 10  # pips of each resource around it (5), all pips; settle now: me, an opponent; after one road: me, an opponent
+NODE_EXTRA = (
+    10  # pips of each resource around it (5), all pips; settle now: me, an opponent; after one road: me, an opponent
+)
 SEAT_EXTRA = 9  # production per resource in pips (5), all pips, spots to settle now, after one road, best pips there
 OWN_EXTRA = 4  # own hand pays for a road, settlement, city, development card
 EXTRA_SIZE = 54 * NODE_EXTRA + 4 * SEAT_EXTRA + OWN_EXTRA
@@ -50,13 +52,32 @@ GLOBAL_NAMES = (
     [f"own_hand.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
     + [f"own_dev.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
     + [f"own_dev_new.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
-    + [f"p{k}.{f}" for k in range(4) for f in (
-        ["visible_vp", "cards"] + [f"known.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
-        + ["dev_cards"] + [f"played.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
-        + ["roads_left", "settlements_left", "cities_left", "road_length", "longest_road", "largest_army",
-           "must_discard", "turn"] + [f"harbour.{h}" for h in ("wood", "brick", "sheep", "wheat", "ore", "3:1")])]
-    + ["own_vp"] + [f"bank.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")] + ["deck"]
-    + [f"phase.{i}" for i in range(NUM_PHASES)] + [f"last_roll.{t}" for t in range(2, 13)]
+    + [
+        f"p{k}.{f}"
+        for k in range(4)
+        for f in (
+            ["visible_vp", "cards"]
+            + [f"known.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
+            + ["dev_cards"]
+            + [f"played.{d}" for d in ("knight", "vp", "road_building", "year_of_plenty", "monopoly")]
+            + [
+                "roads_left",
+                "settlements_left",
+                "cities_left",
+                "road_length",
+                "longest_road",
+                "largest_army",
+                "must_discard",
+                "turn",
+            ]
+            + [f"harbour.{h}" for h in ("wood", "brick", "sheep", "wheat", "ore", "3:1")]
+        )
+    ]
+    + ["own_vp"]
+    + [f"bank.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
+    + ["deck"]
+    + [f"phase.{i}" for i in range(NUM_PHASES)]
+    + [f"last_roll.{t}" for t in range(2, 13)]
     + ["has_rolled", "dev_played", "free_roads", "year_of_plenty_left", "turn_fraction"]
     + ["players.2", "players.3", "players.4", "vp_to_win"]
 )
@@ -301,5 +322,3 @@ def encode_batch(states, seats, out, static=True):
     """Flat observations of many games: out[i] for states[i] seen by seats[i]."""
     for i in range(states.shape[0]):
         encode(states[i], seats[i], out[i], static)
-
-

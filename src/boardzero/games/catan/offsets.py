@@ -129,5 +129,3 @@ def pb(p):
 @njit(cache=True, inline="always")
 def kn(s_, p, r):
     return KNOWN + (s_ * MAX_PLAYERS + p) * NUM_RESOURCES + r
-
-

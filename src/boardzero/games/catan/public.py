@@ -39,9 +39,18 @@ def hexes(view: CatanView) -> list[dict]:
     out = []
     for h, (x, y) in enumerate(HEX_CENTRES):
         number = int(numbers[h])
-        out.append({"id": h, "x": int(x), "y": int(y), "terrain": TERRAIN_NAMES[int(terrain[h])],
-                    "number": number or None, "pips": PIPS[number], "robber": h == robber,
-                    "nodes": HEX_NODES[h].tolist()})
+        out.append(
+            {
+                "id": h,
+                "x": int(x),
+                "y": int(y),
+                "terrain": TERRAIN_NAMES[int(terrain[h])],
+                "number": number or None,
+                "pips": PIPS[number],
+                "robber": h == robber,
+                "nodes": HEX_NODES[h].tolist(),
+            }
+        )
     return out
 
 
@@ -57,8 +66,9 @@ def nodes(view: CatanView) -> list[dict]:
 
 def edges(view: CatanView) -> list[dict]:
     owners = view.edge_owners()
-    return [{"id": e, "nodes": [int(a), int(b)], "owner": _seat_or_none(owners[e])}
-            for e, (a, b) in enumerate(EDGE_NODES)]
+    return [
+        {"id": e, "nodes": [int(a), int(b)], "owner": _seat_or_none(owners[e])} for e, (a, b) in enumerate(EDGE_NODES)
+    ]
 
 
 def harbours(view: CatanView) -> list[dict]:
@@ -67,8 +77,14 @@ def harbours(view: CatanView) -> list[dict]:
     for edge, (a, b) in zip(HARBOUR_EDGES, HARBOUR_NODES):
         kind = int(ports[a])
         generic = kind == 5
-        out.append({"edge": int(edge), "nodes": [int(a), int(b)], "rate": 3 if generic else 2,
-                    "resource": None if generic else RESOURCE_NAMES[kind]})
+        out.append(
+            {
+                "edge": int(edge),
+                "nodes": [int(a), int(b)],
+                "rate": 3 if generic else 2,
+                "resource": None if generic else RESOURCE_NAMES[kind],
+            }
+        )
     return out
 
 
@@ -103,9 +119,13 @@ def player(state, p: int, shows_hidden: bool) -> dict:
 def points_by_source(facts: dict) -> dict[str, int]:
     """Where a seat's points come from, from its facts in the view (``player``); they add up to its
     ``points`` when those are shown, else victory-point cards count 0."""
-    return {"settlements": 5 - facts["settlements_left"], "cities": 2 * (4 - facts["cities_left"]),
-            "victory_point_cards": facts.get("development", {}).get("victory point", 0),
-            "longest_road": 2 * facts["longest_road"], "largest_army": 2 * facts["largest_army"]}
+    return {
+        "settlements": 5 - facts["settlements_left"],
+        "cities": 2 * (4 - facts["cities_left"]),
+        "victory_point_cards": facts.get("development", {}).get("victory point", 0),
+        "longest_road": 2 * facts["longest_road"],
+        "largest_army": 2 * facts["largest_army"],
+    }
 
 
 def production(view: dict) -> list[int]:
@@ -131,29 +151,31 @@ def public_view(state, seat: int | None) -> dict:
     awards = board.awards()
     over = phase.key == "over"
     view = base_public_view(state, seat)
-    view.update({
-        "phase": phase.key,
-        "phase_text": PHASE_NAMES[phase.id],
-        "turn": phase.turn,
-        "turn_player": phase.turn_seat,
-        "dice": phase.last_roll,
-        "dice_counts": state.dice_counts(),
-        "has_rolled": phase.has_rolled,
-        "dev_played_this_turn": phase.dev_played,
-        "free_roads": phase.free_roads,
-        "year_of_plenty_left": phase.year_of_plenty_left,
-        "victim": phase.victim,
-        "vp_to_win": board.vp_to_win,
-        "winner": phase.winner,
-        "robber": board.robber(),
-        "longest_road": awards.longest_road_holder,
-        "largest_army": awards.largest_army_holder,
-        "bank": _by_name(RESOURCE_NAMES, board.bank()),
-        "dev_deck": board.deck_size(),
-        "hexes": hexes(board),
-        "nodes": nodes(board),
-        "edges": edges(board),
-        "harbours": harbours(board),
-        "seats": [player(state, p, over or p == seat) for p in range(n)],
-    })
+    view.update(
+        {
+            "phase": phase.key,
+            "phase_text": PHASE_NAMES[phase.id],
+            "turn": phase.turn,
+            "turn_player": phase.turn_seat,
+            "dice": phase.last_roll,
+            "dice_counts": state.dice_counts(),
+            "has_rolled": phase.has_rolled,
+            "dev_played_this_turn": phase.dev_played,
+            "free_roads": phase.free_roads,
+            "year_of_plenty_left": phase.year_of_plenty_left,
+            "victim": phase.victim,
+            "vp_to_win": board.vp_to_win,
+            "winner": phase.winner,
+            "robber": board.robber(),
+            "longest_road": awards.longest_road_holder,
+            "largest_army": awards.largest_army_holder,
+            "bank": _by_name(RESOURCE_NAMES, board.bank()),
+            "dev_deck": board.deck_size(),
+            "hexes": hexes(board),
+            "nodes": nodes(board),
+            "edges": edges(board),
+            "harbours": harbours(board),
+            "seats": [player(state, p, over or p == seat) for p in range(n)],
+        }
+    )
     return view

@@ -125,8 +125,11 @@ def _general_lines(state) -> str:
     step = PHASE_NAMES[phase.id]
     if phase.id == PH_DISCARD:
         step += f" (seat {phase.decider}: {phase.to_discard[phase.decider]} more)"
-    out = [f"turn {phase.turn}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
-           + (f"; last roll {last}" if last else "") + f"; robber on hex {view.robber()}"]
+    out = [
+        f"turn {phase.turn}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
+        + (f"; last roll {last}" if last else "")
+        + f"; robber on hex {view.robber()}"
+    ]
     if phase.id == PH_OVER:
         w = phase.winner
         out.append(f"game over: {'seat ' + str(w) + ' wins' if w is not None else 'turn limit reached'}")
@@ -146,12 +149,13 @@ def _seat_block(state, p: int, seat: int | None, color: bool) -> str:
     see_all = seat is None or seat == p or view.phase_id == PH_OVER
     vp = state.victory_points(p, hidden=see_all)
     name = f"seat {p} ({LETTERS[p]}/{LETTERS[p].upper()})"
-    line = (f"{_COLOURS[p] + name + _RESET if color else name}{' *you*' if seat == p else ''}: {vp} VP"
-            f"{'' if see_all else ' visible'}, {_count(view.card_count(p), 'card')}, "
-            f"{_count(dev.sum(), 'dev card')}, {_count(view.knights(p), 'knight')}, "
-            f"road {view.road_length(p)}, left: {pieces.roads} roads "
-            f"{pieces.settlements} settlements {pieces.cities} cities"
-            + (f" [{', '.join(tags)}]" if tags else ""))
+    line = (
+        f"{_COLOURS[p] + name + _RESET if color else name}{' *you*' if seat == p else ''}: {vp} VP"
+        f"{'' if see_all else ' visible'}, {_count(view.card_count(p), 'card')}, "
+        f"{_count(dev.sum(), 'dev card')}, {_count(view.knights(p), 'knight')}, "
+        f"road {view.road_length(p)}, left: {pieces.roads} roads "
+        f"{pieces.settlements} settlements {pieces.cities} cities" + (f" [{', '.join(tags)}]" if tags else "")
+    )
     if not see_all:
         return line
     hand = ", ".join(f"{int(count)} {RESOURCE_NAMES[r]}" for r, count in enumerate(view.hand(p)))

@@ -31,7 +31,7 @@ def _plane(points: np.ndarray) -> np.ndarray:
 def _turned(points: np.ndarray, turns: int) -> np.ndarray:
     """For each point, the index of the point it lands on when the board turns by ``turns`` x 120 degrees."""
     plane = _plane(points)
-    centre = _plane(HEX_CENTRES[CENTRE_HEX:CENTRE_HEX + 1])[0]
+    centre = _plane(HEX_CENTRES[CENTRE_HEX : CENTRE_HEX + 1])[0]
     a = 2 * np.pi / 3 * turns
     rotation = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     moved = (plane - centre) @ rotation.T + centre
@@ -68,22 +68,33 @@ def _observation_gathers(m: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     nodes = _blocks(m["node_from"], O.NODE_FEATURES)
     edges = _blocks(m["edge_from"], O.EDGE_FEATURES)
     flat = np.concatenate([np.arange(O.HEXES_AT), O.HEXES_AT + hexes, O.NODES_AT + nodes, O.EDGES_AT + edges])
-    extra = O.FLAT_SIZE + np.concatenate([_blocks(m["node_from"], O.NODE_EXTRA),
-                                          np.arange(NUM_NODES * O.NODE_EXTRA, O.EXTRA_SIZE)])
+    extra = O.FLAT_SIZE + np.concatenate(
+        [_blocks(m["node_from"], O.NODE_EXTRA), np.arange(NUM_NODES * O.NODE_EXTRA, O.EXTRA_SIZE)]
+    )
     cells = np.arange(O.PLANE_H * O.PLANE_W)  # a cell takes the cell of the hex that turns onto it
     left = HEX_ROW * O.PLANE_W + O.HEX_PLANE_COL  # each hex's left cell
     for dx in (0, 1):
         cells[left + dx] = left[m["hex_from"]] + dx
     planes = (np.arange(O.PLANE_CHANNELS)[:, None] * cells.size + cells[None, :]).ravel()
-    return {"flat": flat, "hexes": hexes, "nodes": nodes, "edges": edges, "planes": planes,
-            "rich": np.concatenate([flat, extra])}
+    return {
+        "flat": flat,
+        "hexes": hexes,
+        "nodes": nodes,
+        "edges": edges,
+        "planes": planes,
+        "rich": np.concatenate([flat, extra]),
+    }
 
 
 def _action_gather(m: dict[str, np.ndarray]) -> np.ndarray:
     actions = np.arange(NUM_ACTIONS)
-    for first, source in ((A_SETTLEMENT, m["node_from"]), (A_CITY, m["node_from"]),
-                          (A_ROAD, m["edge_from"]), (A_ROBBER, m["hex_from"])):
-        actions[first:first + len(source)] = first + source
+    for first, source in (
+        (A_SETTLEMENT, m["node_from"]),
+        (A_CITY, m["node_from"]),
+        (A_ROAD, m["edge_from"]),
+        (A_ROBBER, m["hex_from"]),
+    ):
+        actions[first : first + len(source)] = first + source
     return actions
 
 
@@ -100,6 +111,13 @@ def turn_board(s: np.ndarray, name: str) -> np.ndarray:
         raise ValueError("turn_board turns the board of a fresh game only; this one has pieces on it")
     m = TURNS[name]
     out = np.empty_like(s)
-    init_state(out, view.hex_resources()[m["hex_from"]], view.hex_numbers()[m["hex_from"]],
-               view.node_harbours()[m["node_from"]], view.num_players, view.vp_to_win, view.turn_limit)
+    init_state(
+        out,
+        view.hex_resources()[m["hex_from"]],
+        view.hex_numbers()[m["hex_from"]],
+        view.node_harbours()[m["node_from"]],
+        view.num_players,
+        view.vp_to_win,
+        view.turn_limit,
+    )
     return out

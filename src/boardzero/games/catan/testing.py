@@ -35,8 +35,17 @@ def edge(a: int, b: int) -> int:
     raise ValueError(f"nodes {a} and {b} are not adjacent")
 
 
-def scenario(players: int = 4, *, board: str = "beginner", vp_to_win: int = 10, turn_limit: int | None = 500,
-             seat: int = 0, phase: str = "main", seed: int = 0, **options) -> CatanState:
+def scenario(
+    players: int = 4,
+    *,
+    board: str = "beginner",
+    vp_to_win: int = 10,
+    turn_limit: int | None = 500,
+    seat: int = 0,
+    phase: str = "main",
+    seed: int = 0,
+    **options,
+) -> CatanState:
     """An empty board after setup (no pieces, no cards), ``seat`` to act in ``phase``."""
     game = Catan(CatanOptions(players=players, board=board, vp_to_win=vp_to_win, turn_limit=turn_limit, **options))
     state = game.new_state(seed=seed)
@@ -180,11 +189,13 @@ def check_invariants(state: CatanState) -> None:
         assert total == E.DEV_COUNTS[d], f"dev card {DEV_KEYS[d]}: {total} in play"
     for p in range(n):
         b = E.pb(p)
-        hand_ = s[b + E.P_HAND:b + E.P_HAND + 5]
+        hand_ = s[b + E.P_HAND : b + E.P_HAND + 5]
         assert (hand_ >= 0).all() and hand_.sum() == s[b + E.P_CARDS], f"seat {p}: hand {hand_} vs cards"
-        roads = int(np.sum(s[E.EDGE_OWNER:E.EDGE_OWNER + 72] == p))
-        settlements = int(np.sum((s[E.NODE_OWNER:E.NODE_OWNER + 54] == p) & (s[E.NODE_LEVEL:E.NODE_LEVEL + 54] == 1)))
-        cities = int(np.sum((s[E.NODE_OWNER:E.NODE_OWNER + 54] == p) & (s[E.NODE_LEVEL:E.NODE_LEVEL + 54] == 2)))
+        roads = int(np.sum(s[E.EDGE_OWNER : E.EDGE_OWNER + 72] == p))
+        settlements = int(
+            np.sum((s[E.NODE_OWNER : E.NODE_OWNER + 54] == p) & (s[E.NODE_LEVEL : E.NODE_LEVEL + 54] == 1))
+        )
+        cities = int(np.sum((s[E.NODE_OWNER : E.NODE_OWNER + 54] == p) & (s[E.NODE_LEVEL : E.NODE_LEVEL + 54] == 2)))
         assert roads + s[b + E.P_ROADS_LEFT] == 15 and 0 <= roads <= 15, f"seat {p}: roads"
         assert settlements + s[b + E.P_SETTLEMENTS_LEFT] == 5, f"seat {p}: settlements"
         assert cities + s[b + E.P_CITIES_LEFT] == 4, f"seat {p}: cities"
@@ -250,9 +261,14 @@ def invariant_error(s):
                     settlements += 1
                 else:
                     cities += 1
-        if (roads + s[b + E.P_ROADS_LEFT] != 15 or settlements + s[b + E.P_SETTLEMENTS_LEFT] != 5
-                or cities + s[b + E.P_CITIES_LEFT] != 4 or s[b + E.P_ROADS_LEFT] < 0
-                or s[b + E.P_SETTLEMENTS_LEFT] < 0 or s[b + E.P_CITIES_LEFT] < 0):
+        if (
+            roads + s[b + E.P_ROADS_LEFT] != 15
+            or settlements + s[b + E.P_SETTLEMENTS_LEFT] != 5
+            or cities + s[b + E.P_CITIES_LEFT] != 4
+            or s[b + E.P_ROADS_LEFT] < 0
+            or s[b + E.P_SETTLEMENTS_LEFT] < 0
+            or s[b + E.P_CITIES_LEFT] < 0
+        ):
             return 4
         vp = settlements + 2 * cities + s[b + E.P_DEV + E.VICTORY_POINT]
         if s[E.G_LONGEST_ROAD] == p:

@@ -59,8 +59,7 @@ def _build():
 
     edges = sorted(edge_set, key=midpoint)
     edge_id = {e: i for i, e in enumerate(edges)}
-    hex_edges = [[edge_id[(min(n[k], n[(k + 1) % 6]), max(n[k], n[(k + 1) % 6]))] for k in range(6)]
-                 for n in hex_nodes]
+    hex_edges = [[edge_id[(min(n[k], n[(k + 1) % 6]), max(n[k], n[(k + 1) % 6]))] for k in range(6)] for n in hex_nodes]
     return node_xy, hex_nodes, edges, hex_edges
 
 

@@ -26,8 +26,21 @@ import numpy as np
 from boardzero.games.catan import engine as E, offsets as L
 
 # the public name of each phase (``offsets.PH_*``), as the public view and the web page spell them
-PHASE_KEYS = ("setup_settlement", "setup_road", "pre_roll", "dice", "discard", "robber", "victim", "steal", "main",
-              "dev_draw", "road_building", "year_of_plenty", "over")
+PHASE_KEYS = (
+    "setup_settlement",
+    "setup_road",
+    "pre_roll",
+    "dice",
+    "discard",
+    "robber",
+    "victim",
+    "steal",
+    "main",
+    "dev_draw",
+    "road_building",
+    "year_of_plenty",
+    "over",
+)
 CHANCE_PHASES = (L.PH_DICE, L.PH_DEV_DRAW, L.PH_STEAL)
 
 
@@ -92,7 +105,7 @@ class CatanView:
         self._s = s
 
     def _row(self, start: int, size: int) -> np.ndarray:
-        out = self._s[start:start + size]
+        out = self._s[start : start + size]
         out.flags.writeable = False
         return out
 
@@ -146,21 +159,26 @@ class CatanView:
     def buildings(self, seat: int) -> Buildings:
         owners, levels = self.node_owners(), self.node_levels()
         mine = owners == seat
-        return Buildings(settlements=tuple(np.flatnonzero(mine & (levels == 1)).tolist()),
-                         cities=tuple(np.flatnonzero(mine & (levels == 2)).tolist()),
-                         roads=tuple(np.flatnonzero(self.edge_owners() == seat).tolist()))
+        return Buildings(
+            settlements=tuple(np.flatnonzero(mine & (levels == 1)).tolist()),
+            cities=tuple(np.flatnonzero(mine & (levels == 2)).tolist()),
+            roads=tuple(np.flatnonzero(self.edge_owners() == seat).tolist()),
+        )
 
     def pieces_left(self, seat: int) -> Pieces:
         b = L.pb(seat)
         s = self._s
-        return Pieces(roads=int(s[b + L.P_ROADS_LEFT]), settlements=int(s[b + L.P_SETTLEMENTS_LEFT]),
-                      cities=int(s[b + L.P_CITIES_LEFT]))
+        return Pieces(
+            roads=int(s[b + L.P_ROADS_LEFT]),
+            settlements=int(s[b + L.P_SETTLEMENTS_LEFT]),
+            cities=int(s[b + L.P_CITIES_LEFT]),
+        )
 
     # ------------------------------------------------------------------ cards
     def hand(self, seat: int) -> np.ndarray:
         """int64[5]: ``seat``'s resource cards (wood, brick, sheep, wheat, ore); a copy."""
         b = L.pb(seat) + L.P_HAND
-        return self._s[b:b + 5].astype(np.int64)
+        return self._s[b : b + 5].astype(np.int64)
 
     def card_count(self, seat: int) -> int:
         """Resource cards in ``seat``'s hand (public)."""
@@ -170,17 +188,17 @@ class CatanView:
         """int64[5]: ``seat``'s unplayed development cards by type (``offsets.KNIGHT`` ...), bought this turn
         included; a copy."""
         b = L.pb(seat) + L.P_DEV
-        return self._s[b:b + 5].astype(np.int64)
+        return self._s[b : b + 5].astype(np.int64)
 
     def dev_cards_new(self, seat: int) -> np.ndarray:
         """int64[5]: of ``dev_cards``, those bought this turn (not playable before the next)."""
         b = L.pb(seat) + L.P_DEV_NEW
-        return self._s[b:b + 5].astype(np.int64)
+        return self._s[b : b + 5].astype(np.int64)
 
     def dev_played(self, seat: int) -> np.ndarray:
         """int64[5]: development cards ``seat`` has played, by type (public)."""
         b = L.pb(seat) + L.P_PLAYED
-        return self._s[b:b + 5].astype(np.int64)
+        return self._s[b : b + 5].astype(np.int64)
 
     def to_discard(self, seat: int) -> int:
         """Cards ``seat`` still has to discard after a seven."""
@@ -191,21 +209,21 @@ class CatanView:
 
     def bank(self) -> np.ndarray:
         """int64[5]: resource cards in the bank; a copy."""
-        return self._s[L.BANK:L.BANK + 5].astype(np.int64)
+        return self._s[L.BANK : L.BANK + 5].astype(np.int64)
 
     def deck(self) -> np.ndarray:
         """int64[5]: development cards left in the deck by type (hidden from every seat); a copy."""
-        return self._s[L.DECK:L.DECK + 5].astype(np.int64)
+        return self._s[L.DECK : L.DECK + 5].astype(np.int64)
 
     def deck_size(self) -> int:
-        return int(self._s[L.DECK:L.DECK + 5].sum())
+        return int(self._s[L.DECK : L.DECK + 5].sum())
 
     # ------------------------------------------------------------------ what each seat knows
     def known_hand(self, observer: int, seat: int) -> np.ndarray:
         """int64[5]: the cards ``observer`` knows for sure that ``seat`` holds (a lower bound of its hand; the
         card count is public)."""
         k = L.kn(observer, seat, 0)
-        return self._s[k:k + 5].astype(np.int64)
+        return self._s[k : k + 5].astype(np.int64)
 
     def victory_points(self, seat: int, *, hidden: bool = True) -> int:
         """Points of ``seat``; ``hidden=False`` leaves out victory-point cards (what the others see)."""
@@ -225,10 +243,12 @@ class CatanView:
 
     def awards(self) -> Awards:
         s, n = self._s, self.num_players
-        return Awards(longest_road_holder=_seat_or_none(s[L.G_LONGEST_ROAD]),
-                      largest_army_holder=_seat_or_none(s[L.G_LARGEST_ARMY]),
-                      road_lengths=tuple(int(s[L.pb(p) + L.P_ROAD_LEN]) for p in range(n)),
-                      knights=tuple(int(s[L.pb(p) + L.P_KNIGHTS]) for p in range(n)))
+        return Awards(
+            longest_road_holder=_seat_or_none(s[L.G_LONGEST_ROAD]),
+            largest_army_holder=_seat_or_none(s[L.G_LARGEST_ARMY]),
+            road_lengths=tuple(int(s[L.pb(p) + L.P_ROAD_LEN]) for p in range(n)),
+            knights=tuple(int(s[L.pb(p) + L.P_KNIGHTS]) for p in range(n)),
+        )
 
     @property
     def phase_id(self) -> int:
@@ -248,15 +268,22 @@ class CatanView:
         s, n = self._s, self.num_players
         ph = int(s[L.G_PHASE])
         chance_or_over = ph in CHANCE_PHASES or ph == L.PH_OVER
-        return Phase(id=ph, key=PHASE_KEYS[ph], turn=int(s[L.G_TURN]), turn_seat=int(s[L.G_TURN_PLAYER]),
-                     decider=None if chance_or_over else int(s[L.G_DECIDER]),
-                     in_setup=int(s[L.G_SETUP_STEP]) < 2 * n, has_rolled=bool(s[L.G_HAS_ROLLED]),
-                     dev_played=bool(s[L.G_DEV_PLAYED]), free_roads=int(s[L.G_FREE_ROADS]),
-                     year_of_plenty_left=int(s[L.G_YOP_LEFT]),
-                     to_discard=tuple(int(s[L.pb(p) + L.P_DISCARD]) for p in range(n)),
-                     victim=_seat_or_none(s[L.G_VICTIM]) if ph in (L.PH_VICTIM, L.PH_STEAL) else None,
-                     last_roll=int(s[L.G_LAST_ROLL]) or None,
-                     winner=_seat_or_none(s[L.G_WINNER]) if ph == L.PH_OVER else None)
+        return Phase(
+            id=ph,
+            key=PHASE_KEYS[ph],
+            turn=int(s[L.G_TURN]),
+            turn_seat=int(s[L.G_TURN_PLAYER]),
+            decider=None if chance_or_over else int(s[L.G_DECIDER]),
+            in_setup=int(s[L.G_SETUP_STEP]) < 2 * n,
+            has_rolled=bool(s[L.G_HAS_ROLLED]),
+            dev_played=bool(s[L.G_DEV_PLAYED]),
+            free_roads=int(s[L.G_FREE_ROADS]),
+            year_of_plenty_left=int(s[L.G_YOP_LEFT]),
+            to_discard=tuple(int(s[L.pb(p) + L.P_DISCARD]) for p in range(n)),
+            victim=_seat_or_none(s[L.G_VICTIM]) if ph in (L.PH_VICTIM, L.PH_STEAL) else None,
+            last_roll=int(s[L.G_LAST_ROLL]) or None,
+            winner=_seat_or_none(s[L.G_WINNER]) if ph == L.PH_OVER else None,
+        )
 
     # ------------------------------------------------------------------ rule queries
     def settlement_ok(self, node: int, seat: int) -> bool:

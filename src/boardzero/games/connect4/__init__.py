@@ -147,9 +147,15 @@ class Connect4State(State):
         grids = (bitboard_to_grid(self.boards[0]), bitboard_to_grid(self.boards[1]))
         grid = [[0 if grids[0][r, c] else 1 if grids[1][r, c] else None for c in range(COLS)] for r in range(ROWS)]
         view = base_public_view(self, seat)
-        view.update({"rows": ROWS, "columns": COLS, "grid": grid,
-                     "winner": self.winner if self.winner >= 0 else None,
-                     "winning_cells": winning_cells(grids[self.winner]) if self.winner >= 0 else []})
+        view.update(
+            {
+                "rows": ROWS,
+                "columns": COLS,
+                "grid": grid,
+                "winner": self.winner if self.winner >= 0 else None,
+                "winning_cells": winning_cells(grids[self.winner]) if self.winner >= 0 else [],
+            }
+        )
         return view
 
     def render(self, seat: int | None = None, *, color: bool = False) -> str:

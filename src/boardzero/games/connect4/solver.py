@@ -158,8 +158,9 @@ def _negamax(position, mask, moves, alpha, beta, keys, values, order_moves, orde
             count += 1
     for i in range(count):
         move = order_moves[moves, i]
-        score = -_negamax(position ^ mask, mask | move, moves + 1, -beta, -alpha, keys, values,
-                          order_moves, order_scores)
+        score = -_negamax(
+            position ^ mask, mask | move, moves + 1, -beta, -alpha, keys, values, order_moves, order_scores
+        )
         if score >= beta:
             keys[slot] = key
             values[slot] = score + MAX_SCORE - 2 * MIN_SCORE + 2
@@ -264,8 +265,9 @@ class Connect4Solver:
             if _is_win(position | move):
                 out[col] = 1 if weak else (CELLS + 1 - moves) // 2
                 continue
-            child = -int(_solve(np.int64(position ^ mask), np.int64(mask | move), moves + 1, weak,
-                                self.keys, self.values))
+            child = -int(
+                _solve(np.int64(position ^ mask), np.int64(mask | move), moves + 1, weak, self.keys, self.values)
+            )
             out[col] = int(np.sign(child)) if weak else child
         return out
 

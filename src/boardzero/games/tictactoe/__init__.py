@@ -29,9 +29,15 @@ class TicTacToe(Game):
 
     def symmetries(self) -> list[Symmetry]:
         """The seven non-identity symmetries of the square: rotations, mirrors, diagonal flips."""
-        transforms = {"rotate 90": np.rot90, "rotate 180": lambda g: np.rot90(g, 2),
-                      "rotate 270": lambda g: np.rot90(g, 3), "mirror": np.fliplr, "flip": np.flipud,
-                      "transpose": np.transpose, "anti-transpose": lambda g: np.rot90(g, 2).T}
+        transforms = {
+            "rotate 90": np.rot90,
+            "rotate 180": lambda g: np.rot90(g, 2),
+            "rotate 270": lambda g: np.rot90(g, 3),
+            "mirror": np.fliplr,
+            "flip": np.flipud,
+            "transpose": np.transpose,
+            "anti-transpose": lambda g: np.rot90(g, 2).T,
+        }
         return [grid_symmetry(name, self.observation_spec, (3, 3), t) for name, t in transforms.items()]
 
     def action_name(self, action: int) -> str:
@@ -104,7 +110,7 @@ class TicTacToeState(State):
 
     def render(self, seat: int | None = None, *, color: bool = False) -> str:
         cells = ["X" if self.boards[0] >> i & 1 else "O" if self.boards[1] >> i & 1 else str(i) for i in range(9)]
-        rows = [" " + " | ".join(cells[r * 3:r * 3 + 3]) for r in range(3)]
+        rows = [" " + " | ".join(cells[r * 3 : r * 3 + 3]) for r in range(3)]
         text = "\n---+---+---\n".join(rows)
         if self.is_terminal():
             status = "X wins" if self.winner == 0 else "O wins" if self.winner == 1 else "draw"

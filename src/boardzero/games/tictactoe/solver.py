@@ -12,8 +12,10 @@ from functools import cache
 
 import numpy as np
 
-LINE_MASKS = tuple(sum(1 << c for c in line) for line in (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)))
+LINE_MASKS = tuple(
+    sum(1 << c for c in line)
+    for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+)
 FULL = (1 << 9) - 1
 ILLEGAL = -128  # move_values entry of a taken cell
 

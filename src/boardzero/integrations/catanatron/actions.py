@@ -17,8 +17,11 @@ from boardzero.integrations.catanatron.board import RESOURCES, geometry
 from boardzero.integrations.catanatron.position import COLORS, DEV_CARDS
 
 SIMPLE = {
-    ActionType.ROLL: "roll", ActionType.END_TURN: "end_turn", ActionType.BUY_DEVELOPMENT_CARD: "buy_dev",
-    ActionType.PLAY_KNIGHT_CARD: "knight", ActionType.PLAY_ROAD_BUILDING: "road_building",
+    ActionType.ROLL: "roll",
+    ActionType.END_TURN: "end_turn",
+    ActionType.BUY_DEVELOPMENT_CARD: "buy_dev",
+    ActionType.PLAY_KNIGHT_CARD: "knight",
+    ActionType.PLAY_ROAD_BUILDING: "road_building",
 }
 RANDOM_DISCARD = "random discard"  # catanatron < 3.3 discards half the hand at random in one action
 
@@ -65,7 +68,9 @@ def record_steps(action, result, colors) -> list[tuple[str, int]]:
         hex_, victim = action.value[0], action.value[1]
         steps = [("act", action_id("robber", hex=geometry().hex_of[hex_]))]
         if victim is not None:
-            steps += [("rob", action_id("rob", seat=colors.index(victim))),
-                      ("chance", O_STEAL + RESOURCES.index(result))]
+            steps += [
+                ("rob", action_id("rob", seat=colors.index(victim))),
+                ("chance", O_STEAL + RESOURCES.index(result)),
+            ]
         return steps
     return [("act", a) for a in to_boardzero(action, colors)]

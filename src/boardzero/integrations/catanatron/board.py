@@ -72,8 +72,14 @@ def geometry() -> Geometry:
     edge_from = {}
     for e, (a, b) in enumerate(edge_to):
         edge_from[(a, b)] = edge_from[(b, a)] = e
-    return Geometry(tuple(coordinate_of_hex), {c: h for h, c in enumerate(coordinate_of_hex)}, node_to, node_from,
-                    edge_to, edge_from)
+    return Geometry(
+        tuple(coordinate_of_hex),
+        {c: h for h, c in enumerate(coordinate_of_hex)},
+        node_to,
+        node_from,
+        edge_to,
+        edge_from,
+    )
 
 
 def _template_tiles(topology: dict, ports=None, tile_resources=None, numbers=None) -> dict:
@@ -84,7 +90,8 @@ def _template_tiles(topology: dict, ports=None, tile_resources=None, numbers=Non
         numbers=list(numbers) if numbers is not None else [2] * len(land),
         port_resources=list(ports) if ports is not None else [None] * port_count,
         tile_resources=list(tile_resources) if tile_resources is not None else ["WOOD"] * len(land),
-        topology=topology)
+        topology=topology,
+    )
     # catanatron pops the lists from the end, in topology order
     args = [template, template.numbers[::-1], template.port_resources[::-1], template.tile_resources[::-1]]
     if "number_placement" in inspect.signature(cmap.initialize_tiles).parameters:
@@ -145,5 +152,3 @@ def _catan_map(hex_resource: tuple, hex_number: tuple, harbours: tuple):
     ports = [None if int(harbours[slot]) == GENERIC else RESOURCES[int(harbours[slot])] for slot in layout["slots"]]
     tiles = _template_tiles(layout["topology"], ports=ports, tile_resources=resources, numbers=numbers)
     return cmap.CatanMap.from_tiles(tiles)
-
-

@@ -31,15 +31,23 @@ from boardzero.integrations.catanatron.position import COLORS, PROMPTS, catanatr
 # name -> (module, class, what it is)
 BOTS = {
     "random": ("catanatron.models.player", "RandomPlayer", "uniformly random playable action"),
-    "weighted": ("catanatron.players.weighted_random", "WeightedRandomPlayer",
-                 "random, weighted towards cities, settlements and development cards"),
+    "weighted": (
+        "catanatron.players.weighted_random",
+        "WeightedRandomPlayer",
+        "random, weighted towards cities, settlements and development cards",
+    ),
     "value": ("catanatron.players.value", "ValueFunctionPlayer", "one-ply search on a hand-tuned value function"),
-    "alphabeta": ("catanatron.players.minimax", "AlphaBetaPlayer",
-                  "expectiminimax with alpha-beta cut-offs to a depth (2 by default) on the same value function"),
+    "alphabeta": (
+        "catanatron.players.minimax",
+        "AlphaBetaPlayer",
+        "expectiminimax with alpha-beta cut-offs to a depth (2 by default) on the same value function",
+    ),
 }
-INSTALL_HINT = ("catanatron's AlphaBeta and ValueFunction bots need catanatron 3.3 or later, which is not on the "
-                "package registry (its newest there is 3.2.1); build it from github.com/bcollazo/catanatron or "
-                "install the wheel shipped beside boardzero: pip install ../shared/wheels/catanatron-3.3.0-py3-none-any.whl")
+INSTALL_HINT = (
+    "catanatron's AlphaBeta and ValueFunction bots need catanatron 3.3 or later, which is not on the "
+    "package registry (its newest there is 3.2.1); build it from github.com/bcollazo/catanatron or "
+    "install the wheel shipped beside boardzero: pip install ../shared/wheels/catanatron-3.3.0-py3-none-any.whl"
+)
 
 
 def catanatron_version() -> str:
@@ -58,15 +66,24 @@ def _bot_class(name: str, check_only: bool = False):
     except (ImportError, AttributeError):
         if check_only:
             return None
-        raise ConfigError(f"agent catanatron.{name}", f"catanatron {catanatron_version()} has no {cls} bot; "
-                                                      + INSTALL_HINT) from None
+        raise ConfigError(
+            f"agent catanatron.{name}", f"catanatron {catanatron_version()} has no {cls} bot; " + INSTALL_HINT
+        ) from None
 
 
 class CatanatronAgent(Agent):
     """A catanatron bot playing one seat of a boardzero Catan game."""
 
-    def __init__(self, game: Game, bot: str = "alphabeta", *, sight: str = "fair", depth: int = 2,
-                 pruning: bool = False, epsilon: float | None = None):
+    def __init__(
+        self,
+        game: Game,
+        bot: str = "alphabeta",
+        *,
+        sight: str = "fair",
+        depth: int = 2,
+        pruning: bool = False,
+        epsilon: float | None = None,
+    ):
         """bot: random, weighted, value or alphabeta; sight: fair (hidden cards sampled from the seat's
         knowledge) or full (the true state, as inside catanatron); depth: alphabeta's search depth;
         pruning: alphabeta's action pruning; epsilon: chance of a random move (value, alphabeta)."""
@@ -155,8 +172,15 @@ def _first_step(action, phase: str):
     return plan[1] if action.action_type.name == "MOVE_ROBBER" and phase == "victim" else plan[0]
 
 
-def catanatron_agent(game: Game, bot: str = "alphabeta", *, sight: str = "fair", depth: int = 2,
-                     pruning: bool = False, epsilon: float | None = None) -> CatanatronAgent:
+def catanatron_agent(
+    game: Game,
+    bot: str = "alphabeta",
+    *,
+    sight: str = "fair",
+    depth: int = 2,
+    pruning: bool = False,
+    epsilon: float | None = None,
+) -> CatanatronAgent:
     """One of catanatron's bots playing a boardzero game of Catan (the catanatron extra), fair by default.
 
     bot: alphabeta, value, random or weighted

@@ -57,8 +57,13 @@ def shadow_game(players: int, vps_to_win: int):
 def new_game(players: list[Player], *, seed: int, vps_to_win: int = 10, **options: Any) -> Game:
     """A catanatron Game on boardzero's random board of ``seed`` (``options`` go to catanatron's Game)."""
     board = shadow_game(len(players), vps_to_win).board(seed)
-    game = Game(players, seed=seed, vps_to_win=vps_to_win,
-                catan_map=catan_map(board.hex_resource, board.hex_number, board.harbours), **options)
+    game = Game(
+        players,
+        seed=seed,
+        vps_to_win=vps_to_win,
+        catan_map=catan_map(board.hex_resource, board.hex_number, board.harbours),
+        **options,
+    )
     setattr(game, BOARD_SEED, seed)
     return game
 
@@ -69,8 +74,10 @@ class BoardzeroPlayer(Player):
     def __init__(self, color, agent: str | Agent = "heuristic", *, seed: int = 0):
         super().__init__(color, is_bot=True)
         if not hasattr(enums, "ActionRecord"):
-            raise ConfigError("catanatron", f"BoardzeroPlayer needs catanatron 3.3 or later, found "
-                                            f"{catanatron_version()}; " + INSTALL_HINT)
+            raise ConfigError(
+                "catanatron",
+                f"BoardzeroPlayer needs catanatron 3.3 or later, found {catanatron_version()}; " + INSTALL_HINT,
+            )
         self.agent_spec = agent
         self.agent: Agent | None = agent if isinstance(agent, Agent) else None
         self.rng = np.random.default_rng(seed)
@@ -106,7 +113,7 @@ class BoardzeroPlayer(Player):
         if self._game_id != game.id:
             self._start(game)
         records = game.state.action_records
-        for record in records[self._replayed:]:
+        for record in records[self._replayed :]:
             self._replay(record.action, record.result, game.state.colors)
         self._replayed = len(records)
         if not self._queued:  # mid-way through a discard round the hands legitimately differ
@@ -114,8 +121,11 @@ class BoardzeroPlayer(Player):
 
     def _start(self, game: Game) -> None:
         if not hasattr(game, BOARD_SEED):
-            raise ConfigError("catanatron game", "a BoardzeroPlayer plays games made by "
-                                                 "boardzero.integrations.catanatron.new_game (a board both engines hold)")
+            raise ConfigError(
+                "catanatron game",
+                "a BoardzeroPlayer plays games made by "
+                "boardzero.integrations.catanatron.new_game (a board both engines hold)",
+            )
         n = len(game.state.colors)
         self.shadow = shadow_game(n, game.vps_to_win).new_state(seed=getattr(game, BOARD_SEED))
         if not isinstance(self.agent_spec, Agent):  # built per game: the number of players may change
@@ -216,4 +226,3 @@ def _same_plan(theirs: list, ours: list[int]) -> bool:
         return True
     yop = action_id("year_of_plenty")
     return bool(theirs) and theirs[0] == yop == ours[0] and sorted(theirs[1:]) == sorted(ours[1:])
-

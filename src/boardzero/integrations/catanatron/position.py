@@ -60,9 +60,13 @@ def seat_cards(state, view: dict) -> list[dict]:
             cards.append({k: facts[k] for k in ("hand", "development", "development_new")})
         else:
             hand, dev = state.hand(seat), state.dev_cards(seat)
-            cards.append({"hand": {r.lower(): int(k) for r, k in zip(RESOURCES, hand)},
-                          "development": {d: int(k) for d, k in zip(DEV_NAMES, dev)},
-                          "development_new": dict.fromkeys(DEV_NAMES, 0)})
+            cards.append(
+                {
+                    "hand": {r.lower(): int(k) for r, k in zip(RESOURCES, hand)},
+                    "development": {d: int(k) for d, k in zip(DEV_NAMES, dev)},
+                    "development_new": dict.fromkeys(DEV_NAMES, 0),
+                }
+            )
     return cards
 
 
@@ -142,8 +146,11 @@ def _road_networks(board, color) -> list[set]:
         while frontier:
             node = frontier.pop()
             for other in cboard.STATIC_GRAPH.neighbors(node):
-                if (other not in network and board.roads.get((node, other)) == color
-                        and not board.is_enemy_node(other, color)):
+                if (
+                    other not in network
+                    and board.roads.get((node, other)) == color
+                    and not board.is_enemy_node(other, color)
+                ):
                     network.add(other)
                     frontier.append(other)
         seen |= network
@@ -162,9 +169,12 @@ def _player_state(view: dict, cards: list[dict], colors) -> dict:
         values = {
             "VICTORY_POINTS": facts["visible_points"],
             "ACTUAL_VICTORY_POINTS": facts["visible_points"] + dev["victory point"],
-            "ROADS_AVAILABLE": facts["roads_left"], "SETTLEMENTS_AVAILABLE": facts["settlements_left"],
-            "CITIES_AVAILABLE": facts["cities_left"], "HAS_ROAD": facts["longest_road"],
-            "HAS_ARMY": facts["largest_army"], "HAS_ROLLED": on_turn and view["has_rolled"],
+            "ROADS_AVAILABLE": facts["roads_left"],
+            "SETTLEMENTS_AVAILABLE": facts["settlements_left"],
+            "CITIES_AVAILABLE": facts["cities_left"],
+            "HAS_ROAD": facts["longest_road"],
+            "HAS_ARMY": facts["largest_army"],
+            "HAS_ROLLED": on_turn and view["has_rolled"],
             "HAS_PLAYED_DEVELOPMENT_CARD_IN_TURN": on_turn and view["dev_played_this_turn"],
             "LONGEST_ROAD_LENGTH": facts["road_length"],
         }
@@ -205,8 +215,13 @@ def _buildings_by_color(view: dict, colors) -> dict:
 def _set_step(state, view: dict) -> None:
     prompt, flag = PROMPTS[view["phase"]]
     state.current_prompt = prompt
-    for name in ("is_initial_build_phase", "is_discarding", "is_moving_knight", "is_road_building",
-                 "is_resolving_trade"):
+    for name in (
+        "is_initial_build_phase",
+        "is_discarding",
+        "is_moving_knight",
+        "is_road_building",
+        "is_resolving_trade",
+    ):
         setattr(state, name, name == flag)
     n = view["players"]
     state.discard_counts = [s["to_discard"] for s in view["seats"]] if view["phase"] == "discard" else [0] * n
@@ -231,6 +246,9 @@ def _playable_actions(state, view: dict, colors, legal) -> list:
 def _put_last_settlement_last(state, view: dict, color) -> None:
     """catanatron places the setup road beside the settlement listed last: the one without a road yet."""
     settlements = state.buildings_by_color[color]["SETTLEMENT"]
-    bare = [n for n in settlements if not any(state.board.roads.get((n, m)) == color
-                                              for m in cboard.STATIC_GRAPH.neighbors(n))]
+    bare = [
+        n
+        for n in settlements
+        if not any(state.board.roads.get((n, m)) == color for m in cboard.STATIC_GRAPH.neighbors(n))
+    ]
     settlements.sort(key=lambda n: n in bare)
