@@ -1,7 +1,7 @@
-"""Catan game records of a fixed list of matches, to prove a change of the engine or the bots plays the same games.
+"""Game records of a fixed list of matches, to prove a change of the engines, bots or agents plays the same games.
 
-Plays each match of ``MATCHES`` (2, 3 and 4 players; heuristic, weighted, random and ``best:fast`` bots; fixed
-seeds) through ``eval.arena.run_arena`` with one worker and its record writer, the path ``boardzero arena
+Plays each match of ``MATCHES`` (Catan with 2, 3 and 4 players, Connect 4, tic-tac-toe and Kuhn poker; the bots,
+the solvers, rollout MCTS and the shipped learned agents; fixed seeds) through ``eval.arena.run_arena`` with one worker and its record writer, the path ``boardzero arena
 --records`` takes, then writes every game's record as ``<match>-<game>.json`` (sorted keys) and
 ``digests.txt``: one ``sha256  file`` line per record. Two runs play the same games exactly when their
 ``digests.txt`` are equal:
@@ -28,16 +28,42 @@ from pathlib import Path
 from boardzero.eval.arena import run_arena
 from boardzero.eval.records import read_records
 
-# (name, players, agents, games, seed, board): a few games each; best:fast searches, so it plays fewer
+# (name, game, options, agents, games, seed): a few games each; the searching agents play fewer
 MATCHES = [
-    ("p2-heuristic-weighted", 2, ["heuristic", "weighted"], 4, 11, "random"),
-    ("p2-heuristic-random", 2, ["heuristic", "random"], 2, 12, "beginner"),
-    ("p3-heuristic-weighted-random", 3, ["heuristic", "weighted", "random"], 3, 13, "random"),
-    ("p4-heuristic-weighted-random", 4, ["heuristic", "weighted", "random", "heuristic"], 4, 14, "random"),
-    ("p4-weighted-random", 4, ["weighted", "random"], 2, 15, "fixed:3"),
-    ("p2-best-heuristic", 2, ["best:fast", "heuristic"], 1, 16, "random"),
-    ("p3-best-heuristic", 3, ["best:fast", "heuristic", "weighted"], 1, 17, "random"),
-    ("p4-best-heuristic", 4, ["best:fast", "heuristic", "weighted", "random"], 1, 18, "random"),
+    ("p2-heuristic-weighted", "catan", {"players": 2, "board": "random"}, ["heuristic", "weighted"], 4, 11),
+    ("p2-heuristic-random", "catan", {"players": 2, "board": "beginner"}, ["heuristic", "random"], 2, 12),
+    (
+        "p3-heuristic-weighted-random",
+        "catan",
+        {"players": 3, "board": "random"},
+        ["heuristic", "weighted", "random"],
+        3,
+        13,
+    ),
+    (
+        "p4-heuristic-weighted-random",
+        "catan",
+        {"players": 4, "board": "random"},
+        ["heuristic", "weighted", "random", "heuristic"],
+        4,
+        14,
+    ),
+    ("p4-weighted-random", "catan", {"players": 4, "board": "fixed:3"}, ["weighted", "random"], 2, 15),
+    ("p2-best-heuristic", "catan", {"players": 2, "board": "random"}, ["best:fast", "heuristic"], 1, 16),
+    ("p3-best-heuristic", "catan", {"players": 3, "board": "random"}, ["best:fast", "heuristic", "weighted"], 1, 17),
+    (
+        "p4-best-heuristic",
+        "catan",
+        {"players": 4, "board": "random"},
+        ["best:fast", "heuristic", "weighted", "random"],
+        1,
+        18,
+    ),
+    ("p2-best-searching", "catan", {"players": 2, "board": "random"}, ["best", "heuristic"], 1, 19),
+    ("connect4-best-mcts", "connect4", {}, ["best:sims=64", "mcts:sims=64"], 2, 20),
+    ("connect4-solver-random", "connect4", {}, ["solver", "random"], 2, 21),
+    ("tictactoe-best-solver", "tictactoe", {}, ["best", "solver"], 2, 22),
+    ("kuhn-best-random", "kuhn_poker", {"players": 3}, ["best", "random", "mcts:sims=32"], 3, 23),
 ]
 
 
@@ -45,18 +71,12 @@ def play_matches(out: Path, *, quick: bool = False) -> list[str]:
     """Play every match, write each record and return the digest lines."""
     out.mkdir(parents=True, exist_ok=True)
     lines = []
-    for name, players, agents, games, seed, board in MATCHES:
+    for name, game, options, agents, games, seed in MATCHES:
         start = time.process_time()
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "records.jsonl"
             run_arena(
-                "catan",
-                agents,
-                num_games=1 if quick else games,
-                seed=seed,
-                workers=1,
-                records=path,
-                options={"players": players, "board": board},
+                game, agents, num_games=1 if quick else games, seed=seed, workers=1, records=path, options=options
             )
             records = sorted(read_records(path), key=lambda r: r["index"])
         for record in records:

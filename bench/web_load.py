@@ -6,10 +6,16 @@ Starts a real server on a free loopback port with a fresh games file, then runs
 that poll the games being played, for ``--seconds``. Prints games created,
 requests per second, latency percentiles, errors by kind, and the server's
 resident memory at the start and the end. Everything is bounded: at most 64
-players and 64 spectators, at most 30 minutes, and the server is stopped
+players and 64 spectators, at most 65 minutes, and the server is stopped
 (SIGTERM, then SIGKILL) however the run ends.
 
+A soak: ``--seconds 3600 --sample-every 60`` also samples the server's memory
+every minute and prints the series and its trend over the second half (a leak
+grows it). After the server stops, the games file is read: every game a player
+created must be there, with at least the moves the server acknowledged.
+
     nice -n 5 python bench/web_load.py --players 4 --spectators 8 --seconds 120
+    nice -n 5 python bench/web_load.py --players 2 --spectators 4 --seconds 3600 --sample-every 60
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -33,7 +40,7 @@ from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
 MAX_CLIENTS = 64
-MAX_SECONDS = 1800.0
+MAX_SECONDS = 3900.0
 GAMES = [("connect4", {}), ("tictactoe", {}), ("catan", {"players": 2})]
 
 
@@ -45,6 +52,7 @@ class Stats:
         self.latencies: list[float] = []
         self.errors: Counter = Counter()
         self.created = 0
+        self.acknowledged: Counter = Counter()  # game id -> moves the server answered 200 to
 
     def record(self, seconds: float, error: str | None) -> None:
         with self.lock:
@@ -87,6 +95,7 @@ def player(base: str, stats: Stats, live: list, until: float, rng: random.Random
             continue
         with stats.lock:
             stats.created += 1
+            stats.acknowledged[created["id"]] += 0
             live.append(created["id"])
         game_id, token = created["id"], created["tokens"]["0"]
         while time.monotonic() < until:
@@ -95,13 +104,16 @@ def player(base: str, stats: Stats, live: list, until: float, rng: random.Random
                 break
             if snap["legal"]:
                 move = rng.choice(snap["legal"])
-                call(
+                answer = call(
                     stats,
                     f"{base}/api/games/{game_id}/actions",
                     "POST",
                     {"seat": 0, "action": move["action"]},
                     token=token,
                 )
+                if answer is not None:
+                    with stats.lock:
+                        stats.acknowledged[game_id] += 1
             else:
                 time.sleep(0.1)
         else:
@@ -146,6 +158,33 @@ def _descendants(pid: int) -> list[int]:
     return children + [d for c in children for d in _descendants(c)]
 
 
+def sample_memory(pid: int, every: float, until: float, samples: list) -> None:
+    """(seconds since start, server MiB, with workers MiB) every ``every`` seconds until ``until``."""
+    started = time.monotonic()
+    while time.monotonic() < until:
+        alone, total, _ = rss_mib(pid)
+        samples.append((time.monotonic() - started, alone, total))
+        time.sleep(max(0.0, min(every, until - time.monotonic())))
+
+
+def trend_mib_per_hour(samples: list, column: int) -> float:
+    """Least-squares slope of one memory column over the second half of the samples, in MiB per hour."""
+    half = samples[len(samples) // 2 :]
+    if len(half) < 2:
+        return float("nan")
+    xs, ys = [s[0] for s in half], [s[column] for s in half]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    return 3600 * sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else float("nan")
+
+
+def stored(db: Path) -> dict[str, int]:
+    """Game id -> actions stored, read from the games file once the server has stopped."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        counts = dict(con.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id"))
+        return {game_id: counts.get(game_id, 0) for (game_id,) in con.execute("SELECT id FROM games")}
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -188,6 +227,7 @@ def main() -> None:
     )
     parser.add_argument("--spectators", type=int, default=8, help=f"spectators polling games (<= {MAX_CLIENTS})")
     parser.add_argument("--seconds", type=float, default=120.0, help=f"how long the load runs (<= {MAX_SECONDS:g})")
+    parser.add_argument("--sample-every", type=float, default=0.0, help="seconds between memory samples (0: none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--server-arg", action="append", default=[], help="an extra flag for boardzero serve")
     args = parser.parse_args()
@@ -200,7 +240,8 @@ def main() -> None:
             probe.bind((LOOPBACK, 0))
             port = probe.getsockname()[1]
         log = Path(folder) / "server.log"
-        process = start_server(port, Path(folder) / "games.sqlite", log, args.server_arg)
+        db = Path(folder) / "games.sqlite"
+        process = start_server(port, db, log, args.server_arg)
         try:
             time.sleep(2.0)  # the agent workers' fork server finishes its imports
             rss_start = rss_mib(process.pid)
@@ -214,6 +255,11 @@ def main() -> None:
                 threading.Thread(target=spectator, args=(base, stats, live, until, random.Random(-1 - i)))
                 for i in range(args.spectators)
             ]
+            samples: list = []
+            if args.sample_every > 0:
+                threads.append(
+                    threading.Thread(target=sample_memory, args=(process.pid, args.sample_every, until, samples))
+                )
             started = time.monotonic()
             for thread in threads:
                 thread.start()
@@ -241,6 +287,21 @@ def main() -> None:
                 f"({count} processes)"
             )
         print(f"server exit code after SIGTERM: {process.returncode} (cpu count {os.cpu_count()})")
+        if samples:
+            step = max(1, len(samples) // 12)
+            series = ", ".join(f"{s[0] / 60:.0f} min {s[1]:.0f}/{s[2]:.0f}" for s in samples[::step])
+            print(f"memory samples (server / with workers, MiB): {series}")
+            print(
+                f"trend over the second half: server {trend_mib_per_hour(samples, 1):+.1f} MiB/h, "
+                f"with workers {trend_mib_per_hour(samples, 2):+.1f} MiB/h"
+            )
+        kept = stored(db)
+        missing = [g for g in stats.acknowledged if g not in kept]
+        short = [g for g, n in stats.acknowledged.items() if g in kept and kept[g] < n]
+        print(
+            f"games file: {len(kept)} games; created by the players {len(stats.acknowledged)}, missing {len(missing)}; "
+            f"moves acknowledged {sum(stats.acknowledged.values())}, games storing fewer {len(short)}"
+        )
 
 
 if __name__ == "__main__":
