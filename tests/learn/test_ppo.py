@@ -215,8 +215,7 @@ def _players(best, best_plays: str, learner_plays: str):
 def test_the_admission_trial_scores_the_learner_not_the_best(tmp_path, monkeypatch):
     """A learner that plays perfectly against a best that plays at random scores high and is admitted as the
     new best; one that plays at random against a perfect best is not."""
-    import boardzero.agents.az as az
-    import boardzero.nn.checkpoint as checkpoint
+    import boardzero.learn.ppo as ppo_module
     from boardzero.learn.runtime import Trainer
 
     config = config_from_dict({**TINY, "ppo": {**TINY["ppo"], "admit_games": 12}})
@@ -225,9 +224,9 @@ def test_the_admission_trial_scores_the_learner_not_the_best(tmp_path, monkeypat
         method.payload()  # the bank starts with the network as it starts, as its best
         assert method.bank.best == 0
         best = object()
-        monkeypatch.setattr(checkpoint, "load_network", lambda *args, best=best, **kwargs: (best, {}))
+        monkeypatch.setattr(ppo_module, "load_network", lambda *args, best=best, **kwargs: (best, {}))
         learner, rival = ("solver", "random") if learner_plays_perfectly else ("random", "solver")
-        monkeypatch.setattr(az, "PolicyAgent", _players(best, best_plays=rival, learner_plays=learner))
+        monkeypatch.setattr(ppo_module, "PolicyAgent", _players(best, best_plays=rival, learner_plays=learner))
         method.step = 9
         metrics = method._trial()
         if learner_plays_perfectly:
