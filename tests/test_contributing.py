@@ -4,7 +4,7 @@ shared runtime into a network that plays it, all without a line of boardzero cha
 
 from __future__ import annotations
 
-import sys
+import os
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +12,7 @@ import pytest
 
 from boardzero.agents.play import play_game
 from boardzero.agents.registry import make_agent
+from boardzero.core import registry
 from boardzero.core.conformance import check_game
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import games, make, register_game
@@ -23,10 +24,15 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 @pytest.fixture(scope="module", autouse=True)
 def nim():
-    sys.path.insert(0, str(EXAMPLES))
-    register_game("nim", "nim:Nim")
-    yield
-    sys.path.remove(str(EXAMPLES))
+    """Nim registered for this module only: the registry, the path and the environment (which hands the
+    registration to child processes) are as before afterwards, so later servers in this process do not list it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(EXAMPLES))
+        patch.setitem(registry._GAMES, "nim", "nim:Nim")  # undone on leaving
+        patch.setenv(registry.ENVIRONMENT, os.environ.get(registry.ENVIRONMENT, "{}"))  # undone on leaving
+        register_game("nim", "nim:Nim")
+        yield
+    assert "nim" not in games() and "nim" not in os.environ.get(registry.ENVIRONMENT, "")
 
 
 def test_a_game_in_one_folder_registers_and_passes_the_conformance_check():

@@ -247,3 +247,13 @@ def test_the_page_and_its_scripts_are_served(server):
     meta = server.client.get("/api/meta").json()
     catan = next(g for g in meta["games"] if g["name"] == "catan")
     assert catan["default_opponent"] == "random" and any(o["name"] == "board" for o in catan["options"])
+
+
+def test_a_registered_game_that_does_not_import_leaves_the_others_on_the_page(server, monkeypatch):
+    from boardzero.core import registry
+
+    monkeypatch.setitem(registry._GAMES, "broken", "no_such_module_anywhere:Game")
+    answer = server.client.get("/api/meta")
+    assert answer.status_code == 200
+    names = [game["name"] for game in answer.json()["games"]]
+    assert "broken" not in names and {"catan", "connect4"} <= set(names)

@@ -143,8 +143,11 @@ class GameManager:
     def meta(self) -> dict:
         catalogue = []
         for name in games():
-            options = [{"name": o, "type": t, "default": d, "doc": doc} for o, t, d, doc in option_docs(name)]
-            game = make(name)
+            try:
+                options = [{"name": o, "type": t, "default": d, "doc": doc} for o, t, d, doc in option_docs(name)]
+                game = make(name)
+            except ConfigError:  # registered, but its module does not import here: the page offers the others
+                continue
             catalogue.append(
                 {
                     "name": name,
