@@ -199,6 +199,7 @@ class GameManager:
             )
             live = LiveGame(stored, session)
             self.live[game_id] = live
+            self._forget_finished(keep=live)
         return live, tokens
 
     def check_agent(self, spec: str, game: Game) -> None:
@@ -230,11 +231,16 @@ class GameManager:
         )
         with self._lock:
             live = self.live.setdefault(stored.id, live)
-            finished = [g for g in self.live.values() if g.over]
-            for old in sorted(finished, key=lambda g: g.created)[:-FINISHED_KEPT]:
-                if old is not live:
-                    del self.live[old.id]
+            self._forget_finished(keep=live)
         return live
+
+    def _forget_finished(self, keep: LiveGame) -> None:
+        """Keep only the newest ``FINISHED_KEPT`` games that are over in memory (the store has them all, and
+        ``get`` revives one on demand), so a long-running server does not grow with every game it hosted."""
+        finished = [g for g in self.live.values() if g.over]
+        for old in sorted(finished, key=lambda g: g.created)[:-FINISHED_KEPT]:
+            if old is not keep:
+                del self.live[old.id]
 
     def resume(self) -> list[LiveGame]:
         """Load every live game from the store (after a restart); returns them."""
