@@ -62,9 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("tree_b", type=Path, help="another checkout (the change)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each tree, interleaved A B A B ...")
     parser.add_argument("--b-args", default="", help="extra arguments for tree B's runs only (space-separated)")
-    parser.add_argument("bench", nargs=argparse.REMAINDER, help="-- SCRIPT [ARGS]: the benchmark under bench/")
-    args = parser.parse_args(argv)
-    bench = [a for a in args.bench if a != "--"]
+    argv = sys.argv[1:] if argv is None else argv
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    bench = argv[split + 1 :]  # -- SCRIPT [ARGS]: the benchmark under bench/ and its arguments
     if not bench:
         parser.error("name the benchmark after --, e.g. -- catan_engine.py --games 300 --catanatron-games 0")
     script, script_args = bench[0], bench[1:]
