@@ -133,9 +133,11 @@ def play_catanatron(players: int, seeds: range, tally: Tally) -> None:
     random.setstate(saved)  # catanatron seeds the global `random` module
 
 
-def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: int = 0) -> list[dict]:
+def compare(
+    players: int, games: int, catanatron_games: int, rounds: int, seed: int = 0, *, trading: bool = False
+) -> list[dict]:
     """Both engines' random games, interleaved in ``rounds`` chunks so a change of machine load hits both."""
-    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random"))
+    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random", trading=trading))
     random_playout(game.initial_array(seed), seed)  # compile (or load the numba cache) outside the timing
     ours, theirs = Tally(), Tally() if catanatron_games > 0 else None
     rounds = max(1, min(rounds, games, catanatron_games or games))
@@ -169,8 +171,8 @@ def random_legal_actions(masks, out):
                 k -= 1
 
 
-def bench_batched(players: int, batch_size: int, steps: int, seed: int = 0) -> dict:
-    game = Catan(CatanOptions(players=players))
+def bench_batched(players: int, batch_size: int, steps: int, seed: int = 0, *, trading: bool = False) -> dict:
+    game = Catan(CatanOptions(players=players, trading=trading))
     env = BatchedCatan(game, batch_size, seed)
     masks, obs, seats = env.reset()
     actions = np.empty(batch_size, dtype=np.int64)
@@ -199,8 +201,8 @@ def bench_batched(players: int, batch_size: int, steps: int, seed: int = 0) -> d
 
 
 # ----------------------------------------------------------------------------- clone
-def bench_clone(players: int, seed: int = 0) -> dict:
-    game = Catan(CatanOptions(players=players))
+def bench_clone(players: int, seed: int = 0, *, trading: bool = False) -> dict:
+    game = Catan(CatanOptions(players=players, trading=trading))
     state = game.new_state(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(200):  # a mid-game position with some history
@@ -243,6 +245,9 @@ def comparison_parser(description: str, *, games: int, rounds: int, players: lis
     parser.add_argument("--quick", action="store_true", help="a tiny budget (smoke test): few games and steps")
     parser.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--trading", action="store_true", help="boardzero games with player-to-player trading (catanatron's without)"
+    )
     return parser
 
 
@@ -273,12 +278,18 @@ def main(argv: list[str] | None = None) -> int:
     have_catanatron = catanatron_or_hint(args.json)
     for players in args.players:
         for row in compare(
-            players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds, args.seed
+            players,
+            args.games,
+            args.catanatron_games if have_catanatron else 0,
+            args.rounds,
+            args.seed,
+            trading=args.trading,
         ):
             emit(row)
     for batch_size in args.batch_size:
-        emit(bench_batched(max(args.players), batch_size, max(args.steps, 20_000 // batch_size), args.seed))
-    emit(bench_clone(max(args.players), args.seed))
+        steps = max(args.steps, 20_000 // batch_size)
+        emit(bench_batched(max(args.players), batch_size, steps, args.seed, trading=args.trading))
+    emit(bench_clone(max(args.players), args.seed, trading=args.trading))
     return 0
 
 

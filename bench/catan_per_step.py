@@ -64,8 +64,10 @@ def play_arena(game: Catan, agent_class: type, seeds: range, tally: Tally, steps
             steps.append(len(state.history))
 
 
-def compare(players: int, games: int, catanatron_games: int, rounds: int, seed: int) -> list[dict]:
-    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random"))
+def compare(
+    players: int, games: int, catanatron_games: int, rounds: int, seed: int, *, trading: bool = False
+) -> list[dict]:
+    game = Catan(CatanOptions(players=players, turn_limit=TURN_CAP, board="random", trading=trading))
     play_arena(game, ObservingRandomAgent, range(seed, seed + 1), Tally(), [])  # compile / load caches untimed
     tallies = {name: (Tally(), []) for name in LOOPS}
     theirs = Tally() if catanatron_games > 0 else None
@@ -131,8 +133,8 @@ def per_call_us(fn, items: list, repeat: int = 5) -> float:
     return 1e6 * best / len(items)
 
 
-def bench_calls(players: int, positions: int, seed: int) -> dict:
-    game = Catan(CatanOptions(players=players))
+def bench_calls(players: int, positions: int, seed: int, *, trading: bool = False) -> dict:
+    game = Catan(CatanOptions(players=players, trading=trading))
     decisions, chances = sample_positions(game, positions, seed)
     rng = np.random.default_rng(seed)
     agent = RandomAgent(game)
@@ -169,9 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     emit = json_line if args.json else _text_line
     have_catanatron = catanatron_or_hint(args.json)
     for players in args.players:
-        emit(bench_calls(players, args.positions, args.seed))
+        emit(bench_calls(players, args.positions, args.seed, trading=args.trading))
         for row in compare(
-            players, args.games, args.catanatron_games if have_catanatron else 0, args.rounds, args.seed
+            players,
+            args.games,
+            args.catanatron_games if have_catanatron else 0,
+            args.rounds,
+            args.seed,
+            trading=args.trading,
         ):
             emit(row)
     return 0

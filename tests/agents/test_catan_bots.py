@@ -159,3 +159,77 @@ def test_short_arena_heuristic_beats_random():
     heuristic = result.entrants[0]
     assert heuristic.games == 4
     assert heuristic.wins >= 3
+
+
+# ---------------------------------------------------------------- player-to-player trading
+def _trading(players=3, seat=0):
+    return T.scenario(players=players, seat=seat, trading=True)
+
+
+def test_heuristic_offers_spare_cards_for_what_completes_its_city():
+    state = _trading()
+    T.settlement(state, 0, 10)
+    T.give(state, 0, wheat=2, ore=2, wood=2)
+    action = HeuristicAgent(state.game).act(SeatView(state, 0), np.random.default_rng(0))
+    assert action == action_id("offer", give="wood", get="ore")  # one spare wood for the missing ore
+
+
+def test_heuristic_prefers_offering_to_a_four_to_one_bank_trade():
+    state = _trading()
+    T.settlement(state, 0, 10)
+    T.give(state, 0, wheat=2, ore=2, wood=4)
+    assert state.legal_mask()[action_id("trade", give="wood", get="ore")]
+    action = HeuristicAgent(state.game).act(SeatView(state, 0), np.random.default_rng(0))
+    assert action == action_id("offer", give="wood", get="ore")
+
+
+def test_heuristic_accepts_an_offer_that_helps_and_declines_one_that_does_not():
+    state = _trading(seat=0)
+    T.settlement(state, 1, 10)  # seat 1 aims for a city: it lacks one ore and has a spare wood
+    T.give(state, 1, wheat=2, ore=2, wood=1, brick=1)
+    T.give(state, 0, ore=1, brick=1)
+    agent = HeuristicAgent(state.game)
+    helps = state.clone()
+    helps.apply(action_id("offer", give="ore", get="wood"))
+    assert agent.act(SeatView(helps, 1), np.random.default_rng(0)) == action_id("accept")
+    hurts = state.clone()
+    hurts.apply(action_id("offer", give="brick", get="wheat"))  # would take a wheat its city needs
+    assert agent.act(SeatView(hurts, 1), np.random.default_rng(0)) == action_id("decline")
+
+
+def test_heuristic_declines_to_help_a_leader_close_to_winning():
+    state = _trading(seat=0)
+    for node in (0, 10, 20, 40):
+        T.settlement(state, 0, node, city=True)  # 8 points showing
+    T.settlement(state, 1, 44)
+    T.give(state, 1, wheat=2, ore=2, wood=1)
+    T.give(state, 0, ore=1)
+    state.apply(action_id("offer", give="ore", get="wood"))
+    assert HeuristicAgent(state.game).act(SeatView(state, 1), np.random.default_rng(0)) == action_id("decline")
+
+
+def test_heuristic_trades_with_the_accepting_seat_that_has_fewest_points():
+    state = _trading(players=4, seat=0)
+    T.give(state, 0, wood=1)
+    T.settlement(state, 1, 10)
+    T.settlement(state, 1, 40)
+    T.settlement(state, 3, 20)
+    for seat in (1, 2, 3):
+        T.give(state, seat, ore=1)
+    state.apply(action_id("offer", give="wood", get="ore"))
+    for answer in ("accept", "accept", "decline"):
+        state.apply(action_id(answer))
+    agent = HeuristicAgent(state.game)
+    assert agent.act(SeatView(state, 0), np.random.default_rng(0)) == action_id("trade_with", seat=2)
+
+
+@pytest.mark.parametrize("players,specs", [(3, ["heuristic", "weighted", "random"]), (4, ["heuristic"] * 4)])
+def test_bots_trade_legally_to_the_end_with_trading_on(players, specs):
+    game = make("catan", players=players, trading=True)
+    agents = [Checked(make_agent(spec, game)) for spec in specs]
+    final = play_game(game, agents, np.random.default_rng(1), seed=1)
+    assert final.is_terminal()
+    history = final.history
+    offers = [a for a in history if E.A_OFFER <= a < E.A_ACCEPT]
+    trades = [a for a in history if E.A_TRADE_WITH <= a < E.A_WITHDRAW]
+    assert offers and trades  # the bots do trade with each other

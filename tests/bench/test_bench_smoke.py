@@ -160,3 +160,36 @@ def test_catan_search_split_counts_the_evaluator_however_the_search_calls_it():
     assert row["sims_per_cpu_s"] > 0
     assert 0 < row["network_share"] <= row["evaluator_share"] <= 1
     assert row["tree_and_engine_share"] == pytest.approx(1 - row["evaluator_share"])
+
+
+def test_catan_engine_bench_with_trading():
+    rows, _ = run_bench("--trading")
+    ours = [r for r in rows if r["engine"] == "boardzero" and r["benchmark"] == "random_games"]
+    assert len(ours) == 1 and ours[0]["games_per_s"] > 0
+
+
+def test_trading_games_bench_runs():
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT.with_name("catan_trading_games.py")), "--games", "2", "--players", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and "trading off" in lines[0] and "trading on" in lines[1]
+    assert all("stopped by the turn limit" in line for line in lines)
+
+
+def test_two_trees_side_by_side_prints_ratios():
+    root = SCRIPT.parents[1]
+    args = ["--rounds", "1", "--", "catan_engine.py", "--quick", "--games", "2", "--catanatron-games", "0"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT.with_name("catan_ab.py")), str(root), str(root), *args, "--players", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    ratios = [line for line in done.stdout.splitlines() if "B/A" in line]
+    assert any("random_games boardzero 2p cpu_games_per_s" in line for line in ratios)

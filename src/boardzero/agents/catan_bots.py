@@ -8,7 +8,12 @@
   settling; bank and harbour trades only when they complete a build; the
   robber on the leader's best hex (never its own), stealing from the leader;
   discards that keep what completes a build; development cards played when
-  they pay (knights early, for the army and to free its own hexes).
+  they pay (knights early, for the army and to free its own hexes). With
+  player-to-player trading on, it offers spare cards for the one or two it
+  lacks for the build it wants (before trading with the bank), accepts an
+  offer that brings its own next build closer unless the proposer leads and is
+  within 3 points of winning, and trades with the accepting seat that has the
+  fewest points.
 
 Both see only a ``SeatView``. The heuristic reads ``view.sample_state(rng)``
 (a full state consistent with what its seat knows: its own hand is exact,
@@ -28,12 +33,15 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.games.catan import explain
 from boardzero.games.catan.actions import (
+    A_ACCEPT,
     A_BUY_DEV,
     A_CITY,
+    A_DECLINE,
     A_DISCARD,
     A_END_TURN,
     A_KNIGHT,
     A_MONOPOLY,
+    A_OFFER,
     A_PLAY_ROAD_BUILDING,
     A_PLAY_YOP,
     A_ROAD,
@@ -41,7 +49,9 @@ from boardzero.games.catan.actions import (
     A_ROLL,
     A_SETTLEMENT,
     A_TRADE,
+    A_TRADE_WITH,
     A_VICTIM,
+    A_WITHDRAW,
     A_YOP,
 )
 from boardzero.games.catan.offsets import (
@@ -49,12 +59,16 @@ from boardzero.games.catan.offsets import (
     COST_DEV,
     COST_ROAD,
     COST_SETTLEMENT,
+    OFFER_GET,
+    OFFER_GIVE,
     PH_DISCARD,
     PH_PRE_ROLL,
     PH_ROAD_BUILDING,
     PH_ROBBER,
     PH_SETUP_ROAD,
     PH_SETUP_SETTLEMENT,
+    PH_TRADE_ANSWER,
+    PH_TRADE_CHOOSE,
     PH_VICTIM,
     PH_YEAR_OF_PLENTY,
 )
@@ -298,6 +312,10 @@ class HeuristicAgent(Agent):
             return self.year_of_plenty_pick(pos, legal)
         if ph == PH_PRE_ROLL:
             return self.pre_roll(pos, legal)
+        if ph == PH_TRADE_ANSWER:
+            return self.answer_offer(pos, legal)
+        if ph == PH_TRADE_CHOOSE:
+            return self.trade_partner(pos, legal)
         return self.main(pos, legal)
 
     # -- setup
@@ -425,6 +443,9 @@ class HeuristicAgent(Agent):
         card = self._dev_card_play(pos, legal_set)
         if card is not None:
             return card
+        offer = self._offer(pos, legal)
+        if offer is not None:
+            return offer
         trade = self._trade(pos, legal)
         if trade is not None:
             return trade
@@ -497,6 +518,70 @@ class HeuristicAgent(Agent):
                 self._trades = (turn, self._trades[1] + 1 if self._trades[0] == turn else 1)
                 return best[1]
         return None
+
+    # -- player-to-player trading
+    def _trade_targets(self, pos: _Position) -> list[str]:
+        """The builds worth trading for, most wanted first."""
+        targets = []
+        if pos.pieces.cities > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
+            targets.append("city")
+        if pos.pieces.settlements > 0 and pos.open_spots():
+            targets.append("settlement")
+        if pos.view.deck_size() > 0:
+            targets.append("dev")
+        return targets
+
+    def _offer(self, pos: _Position, legal: list[int]) -> int | None:
+        """An offer of spare cards for the one or two a wanted build lacks (the most of it covered, the fewest
+        cards given, the least valuable ones)."""
+        offers = [a for a in legal if A_OFFER <= a < A_ACCEPT]
+        if not offers:
+            return None
+        weight = pos.resource_weight()
+        for target in self._trade_targets(pos):
+            cost = COSTS[target]
+            need = np.maximum(cost - pos.hand, 0)
+            if not 0 < need.sum() <= 2:
+                continue
+            spare = np.maximum(pos.hand - cost, 0)
+            best = None
+            for a in offers:
+                give, get = OFFER_GIVE[a - A_OFFER], OFFER_GET[a - A_OFFER]
+                if np.all(get <= need) and np.all(give <= spare):
+                    key = (int(get.sum()), -int(give.sum()), -float(give @ weight))
+                    if best is None or key > best[0]:
+                        best = (key, a)
+            if best is not None:
+                return best[1]
+        return None
+
+    def _leader_near_win(self, pos: _Position, seat: int) -> bool:
+        """``seat`` leads (no one shows more points) and shows ``vp_to_win`` - 3 or more."""
+        vp = pos.visible_vp
+        return bool(vp[seat] >= pos.view.vp_to_win - 3 and vp[seat] >= vp.max())
+
+    def answer_offer(self, pos: _Position, legal: list[int]) -> int:
+        """Accept when the trade brings this seat's own next build closer, unless it helps a leader near the win."""
+        trade = pos.view.trade()
+        if A_ACCEPT not in legal or trade is None or trade.offer is None:
+            return A_DECLINE
+        proposer = pos.view.phase().turn_seat
+        if self._leader_near_win(pos, proposer):
+            return A_DECLINE
+        after = pos.hand - np.array(trade.offer.get) + np.array(trade.offer.give)
+        for target in self._trade_targets(pos) or ["road"]:
+            before_gap, after_gap = _missing(pos.hand, COSTS[target]), _missing(after, COSTS[target])
+            if after_gap != before_gap:
+                return A_ACCEPT if after_gap < before_gap else A_DECLINE
+        return A_DECLINE
+
+    def trade_partner(self, pos: _Position, legal: list[int]) -> int:
+        """Trade with the accepting seat that shows the fewest points (the least dangerous to help)."""
+        partners = [a for a in legal if A_TRADE_WITH <= a < A_WITHDRAW]
+        partners = [a for a in partners if not self._leader_near_win(pos, a - A_TRADE_WITH)]
+        if not partners:
+            return A_WITHDRAW
+        return min(partners, key=lambda a: (pos.visible_vp[a - A_TRADE_WITH], pos.cards[a - A_TRADE_WITH]))
 
     def _useful_road(self, pos: _Position, legal: list[int]) -> int | None:
         roads = [a for a in legal if A_ROAD <= a < A_ROBBER]

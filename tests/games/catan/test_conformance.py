@@ -20,3 +20,9 @@ def test_conformance_beginner_board_rank_returns():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conformance_many_games(players):
     check_game(make("catan", players=players), num_games=25, seed=100 + players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance_with_trading(players):
+    stats = check_game(make("catan", players=players, trading=True), num_games=2, seed=20 + players, deep_every=11)
+    assert stats["min_length"] > 100

@@ -49,8 +49,8 @@ def check_snapshot(state_row, players):
         assert not (best >= 5 and lengths.count(best) == 1)
 
 
-def run_fuzz(players, games, seed, snapshots_per_game=3, turn_limit=500):
-    game = make("catan", players=players, turn_limit=turn_limit)
+def run_fuzz(players, games, seed, snapshots_per_game=3, turn_limit=500, trading=False):
+    game = make("catan", players=players, turn_limit=turn_limit, trading=trading)
     rng = np.random.default_rng(seed)
     snaps = np.zeros((snapshots_per_game, E.STATE_SIZE), dtype=np.int32)
     ended = 0
@@ -76,6 +76,12 @@ def run_fuzz(players, games, seed, snapshots_per_game=3, turn_limit=500):
 @pytest.mark.parametrize("players,games", [(2, 600), (3, 600), (4, 1000)])
 def test_random_games_keep_every_invariant(players, games):
     assert run_fuzz(players, games, seed=players) == games
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_with_trading_keep_every_invariant(players):
+    """Trading on: cards conserved, and an open offer's cards held by the proposer and every accepting seat."""
+    assert run_fuzz(players, 150, seed=10 + players, trading=True) == 150
 
 
 def test_games_without_turn_limit_end():

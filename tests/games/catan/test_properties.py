@@ -69,3 +69,31 @@ def test_random_games_keep_cards_pieces_and_points_consistent(players, seed, ste
             check_invariants(state)
     assert state.is_terminal()
     check_invariants(state)
+
+
+def check_trade(state) -> None:
+    """With an offer open, the proposer holds what it gives and every accepting seat what is asked; offers
+    stay within the turn's limit."""
+    trade = state.view.trade()
+    assert 0 <= trade.offers_made <= trade.offers_per_turn
+    if trade.offer is None:
+        return
+    turn = state.view.phase().turn_seat
+    assert (state.hand(turn) >= np.array(trade.offer.give)).all()
+    for p, answer in enumerate(trade.answers):
+        assert p != turn or answer is None
+        if answer == "accept":
+            assert (state.hand(p) >= np.array(trade.offer.get)).all()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@given(seed=st.integers(min_value=0, max_value=2**31 - 1), steps=choices(300), every=st.integers(1, 40))
+def test_random_games_with_trading_keep_cards_pieces_and_points_consistent(players, seed, steps, every):
+    """As above with player-to-player trading on: trades move cards between hands only."""
+    state = make("catan", players=players, trading=True).new_state(seed=seed)
+    for count, _ in enumerate(play(state, steps, np.random.default_rng(seed)), 1):
+        if count <= len(steps) or count % every == 0:
+            check_invariants(state)
+            check_trade(state)
+    assert state.is_terminal()
+    check_invariants(state)

@@ -510,8 +510,8 @@ def test_must_roll_before_building():
 
 
 def test_options_are_validated():
-    with pytest.raises(ConfigError, match="player-to-player trading is not implemented"):
-        make("catan", trading=True)
+    with pytest.raises(ConfigError, match="trade_offers"):
+        make("catan", trading=True, trade_offers=11)
     with pytest.raises(ConfigError, match="players"):
         make("catan", players=5)
     with pytest.raises(ConfigError, match="board"):

@@ -10,7 +10,8 @@ Game API::
     state.observe(seat)                     # {"flat", "hexes", "nodes", "edges", "planes"}, seat-relative
 
 Ids and names (see ``actions`` and docs/catan.md): ``action_id(kind, node=/edge=/hex=/seat=/resource=/give=,get=)``,
-``action_name(a)``, ``outcome_name(o)``; ``NUM_ACTIONS`` = 244.
+``action_name(a)``, ``outcome_name(o)``; ``NUM_ACTIONS`` = 244 (``game.num_actions``: 371 with the
+``trading`` option, whose offers, answers and trades take the ids 244..370).
 
 Fast paths for bots and benchmarks (all operate on the engine's int32 state arrays;
 ``state.s`` is the array of a ``CatanState``, ``game.initial_array(seed)`` a fresh one):
@@ -24,7 +25,7 @@ Fast paths for bots and benchmarks (all operate on the engine's int32 state arra
   seeded with ``seed_numba``) / ``current_player(s)`` (-1 chance, -2 over) / ``victory_points(s, p)``.
 - ``encode(s, seat, out)``: flat observation into ``float32[FLAT_SIZE]``; ``encode_batch``.
 - ``BatchedCatan(game, batch_size, seed)``: steps many games at once; ``reset()`` and
-  ``step(actions)`` return legal masks ``bool[B, 244]``, flat observations ``float32[B, FLAT_SIZE]``
+  ``step(actions)`` return legal masks ``bool[B, game.num_actions]``, flat observations ``float32[B, FLAT_SIZE]``
   of the seat to move, and the current seats, rewards and done flags (chance is resolved inside).
 - ``testing``: mutators that build positions for tests without playing (give cards, place pieces, ...).
 

@@ -14,6 +14,13 @@ One id space of ``NUM_ACTIONS`` = 244 player actions:
     238 buy development card, 239 play knight, 240 play road building,
     241 play year of plenty, 242 roll the dice, 243 end the turn
 
+With the ``trading`` option, ``NUM_ACTIONS_TRADING`` = 371 (the ids above keep their numbers):
+
+    244..363  offer catalogue entry i (``OFFER_GIVE[i]`` for ``OFFER_GET[i]``: 1 for 1, 2 for 1, 1 for 2)
+    364 accept the open offer, 365 decline it
+    366..369  trade with accepting seat k
+    370 withdraw the offer
+
 Chance outcomes: dice totals 2..12 (id = total), development-card draws
 20 + card type (knight, victory point, road building, year of plenty,
 monopoly), stolen cards 30 + resource.
@@ -24,12 +31,15 @@ from __future__ import annotations
 from boardzero.games.catan import engine as E
 from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
 from boardzero.games.catan.offsets import (  # noqa: F401  (the first id of each kind, for code that works with ids)
+    A_ACCEPT,
     A_BUY_DEV,
     A_CITY,
+    A_DECLINE,
     A_DISCARD,
     A_END_TURN,
     A_KNIGHT,
     A_MONOPOLY,
+    A_OFFER,
     A_PLAY_ROAD_BUILDING,
     A_PLAY_YOP,
     A_ROAD,
@@ -37,11 +47,17 @@ from boardzero.games.catan.offsets import (  # noqa: F401  (the first id of each
     A_ROLL,
     A_SETTLEMENT,
     A_TRADE,
+    A_TRADE_WITH,
     A_VICTIM,
+    A_WITHDRAW,
     A_YOP,
+    NUM_ACTIONS_TRADING,
+    NUM_OFFERS,
     O_DEV,
     O_DICE,
     O_STEAL,
+    OFFER_GET,
+    OFFER_GIVE,
 )
 from boardzero.games.catan.topology import EDGE_NODES, NODE_HEXES
 
@@ -56,7 +72,54 @@ _SIMPLE = {
     "roll": E.A_ROLL,
     "end_turn": E.A_END_TURN,
 }
-ACTION_KINDS = ("settlement", "city", "road", "robber", "rob", "discard", "take", "monopoly", "trade") + tuple(_SIMPLE)
+_TRADING_SIMPLE = {"accept": E.A_ACCEPT, "decline": E.A_DECLINE, "withdraw": E.A_WITHDRAW}
+ACTION_KINDS = (
+    ("settlement", "city", "road", "robber", "rob", "discard", "take", "monopoly", "trade")
+    + tuple(_SIMPLE)
+    + ("offer", "trade_with")
+    + tuple(_TRADING_SIMPLE)
+)
+Cards = int | str | list | tuple | dict  # one side of an offer, see ``offer_cards``
+
+
+def offer_cards(cards: Cards, side: str) -> tuple[int, ...]:
+    """One side of an offer as 5 counts: a resource (one card), a list of resources (one card each) or a dict
+    {resource: count}; resources by name or index."""
+    counts = [0] * 5
+    if isinstance(cards, dict):
+        items = [(resource_index(r), int(n)) for r, n in cards.items()]
+    elif isinstance(cards, (list, tuple)):
+        items = [(resource_index(r), 1) for r in cards]
+    else:
+        items = [(resource_index(cards), 1)]
+    for r, n in items:
+        if n < 0:
+            raise ValueError(f"offer {side}: {n} cards of {RESOURCE_NAMES[r]} is negative")
+        counts[r] += n
+    return tuple(counts)
+
+
+_OFFER_INDEX = {(tuple(map(int, g)), tuple(map(int, r))): i for i, (g, r) in enumerate(zip(OFFER_GIVE, OFFER_GET))}
+
+
+def offer_index(give: tuple[int, ...], get: tuple[int, ...]) -> int:
+    """The catalogue index of the offer ``give`` for ``get`` (5 counts each); ValueError naming what is allowed."""
+    i = _OFFER_INDEX.get((tuple(give), tuple(get)))
+    if i is None:
+        raise ValueError(
+            f"no offer gives {cards_text(give) or 'nothing'} for {cards_text(get) or 'nothing'}; offers are 1 card "
+            "for 1, 2 for 1 or 1 for 2 (two cards of one resource or one each of two), no resource on both sides"
+        )
+    return i
+
+
+def cards_text(counts) -> str:
+    """'1 wood + 1 brick' for counts (1, 1, 0, 0, 0)."""
+    return " + ".join(f"{int(n)} {RESOURCE_NAMES[r]}" for r, n in enumerate(counts) if n > 0)
+
+
+def offer_name(i: int) -> str:
+    return f"offer {cards_text(OFFER_GIVE[i])} for {cards_text(OFFER_GET[i])}"
 
 
 def resource_index(resource: int | str) -> int:
@@ -85,14 +148,16 @@ def action_id(
     hex: int | None = None,
     seat: int | None = None,
     resource: int | str | None = None,
-    give: int | str | None = None,
-    get: int | str | None = None,
+    give: Cards | None = None,
+    get: Cards | None = None,
 ) -> int:
     """The id of an action, e.g. ``action_id("settlement", node=23)``, ``action_id("trade", give="wood", get="ore")``.
 
     Kinds: settlement/city (node), road (edge), robber (hex), rob (seat),
     discard/take/monopoly (resource), trade (give, get), and buy_dev, knight,
-    road_building, year_of_plenty, roll, end_turn (no argument).
+    road_building, year_of_plenty, roll, end_turn (no argument); with trading: offer (give, get: a resource,
+    a list of resources or a dict of counts, e.g. ``action_id("offer", give=["wood", "brick"], get="ore")``),
+    accept, decline, withdraw (no argument), trade_with (seat).
     """
     if kind == "settlement":
         return E.A_SETTLEMENT + _check("node", node, 54)
@@ -110,14 +175,22 @@ def action_id(
         base = {"discard": E.A_DISCARD, "take": E.A_YOP, "monopoly": E.A_MONOPOLY}[kind]
         return base + resource_index(resource)
     if kind == "trade":
-        if give is None or get is None:
-            raise ValueError("trade needs give= and get=")
+        if give is None or get is None or isinstance(give, (list, tuple, dict)) or isinstance(get, (list, tuple, dict)):
+            raise ValueError("a bank trade needs give= and get=, one resource each (offers to players: kind 'offer')")
         g, r = resource_index(give), resource_index(get)
         if g == r:
             raise ValueError("trade must give and get different resources")
         return E.A_TRADE + g * 4 + (r if r < g else r - 1)
     if kind in _SIMPLE:
         return _SIMPLE[kind]
+    if kind == "offer":
+        if give is None or get is None:
+            raise ValueError("offer needs give= and get=")
+        return E.A_OFFER + offer_index(offer_cards(give, "give"), offer_cards(get, "get"))
+    if kind == "trade_with":
+        return E.A_TRADE_WITH + _check("seat", seat, 4)
+    if kind in _TRADING_SIMPLE:
+        return _TRADING_SIMPLE[kind]
     raise ValueError(f"unknown action kind {kind!r}; kinds: {', '.join(ACTION_KINDS)}")
 
 
@@ -147,8 +220,10 @@ def action_name(action: int, board=None) -> str:
     """A readable name; with a board (hex_res, hex_num[, node_port]), settlements and cities name their hexes
     (and harbour)."""
     a = int(action)
-    if not 0 <= a < NUM_ACTIONS:
+    if not 0 <= a < NUM_ACTIONS_TRADING:
         return f"invalid action {a}"
+    if a >= E.A_OFFER:
+        return _trading_name(a)
     if a < E.A_ROAD:
         kind, node = ("settlement", a) if a < E.A_CITY else ("city", a - E.A_CITY)
         text = f"{kind} at {node}"
@@ -183,6 +258,16 @@ def action_name(action: int, board=None) -> str:
     }[a]
 
 
+def _trading_name(a: int) -> str:
+    if a < E.A_ACCEPT:
+        return offer_name(a - E.A_OFFER)
+    if a < E.A_TRADE_WITH:
+        return "accept" if a == E.A_ACCEPT else "decline"
+    if a < E.A_WITHDRAW:
+        return f"trade with seat {a - E.A_TRADE_WITH}"
+    return "withdraw"
+
+
 _FIELD_KINDS = {
     E.A_BUY_DEV: "buy_dev",
     E.A_KNIGHT: "knight",
@@ -196,8 +281,10 @@ _FIELD_KINDS = {
 def action_fields(action: int) -> dict:
     """The parts of an action id, in ``action_id``'s terms: ``{"kind": "trade", "give": "wood", "get": "ore"}``."""
     a = int(action)
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action ids are 0..{NUM_ACTIONS - 1}, got {a}")
+    if not 0 <= a < NUM_ACTIONS_TRADING:
+        raise ValueError(f"action ids are 0..{NUM_ACTIONS_TRADING - 1} (0..{NUM_ACTIONS - 1} without trading), got {a}")
+    if a >= E.A_OFFER:
+        return _trading_fields(a)
     spans = (
         ("settlement", E.A_SETTLEMENT, "node", None),
         ("city", E.A_CITY, "node", None),
@@ -215,6 +302,18 @@ def action_fields(action: int) -> dict:
         give, get = decode_trade(a)
         return {"kind": "trade", "give": RESOURCE_NAMES[give], "get": RESOURCE_NAMES[get]}
     return {"kind": _FIELD_KINDS[a]}
+
+
+def _trading_fields(a: int) -> dict:
+    if a < E.A_ACCEPT:
+        i = a - E.A_OFFER
+        side = lambda counts: {RESOURCE_NAMES[r]: int(n) for r, n in enumerate(counts) if n > 0}  # noqa: E731
+        return {"kind": "offer", "give": side(OFFER_GIVE[i]), "get": side(OFFER_GET[i])}
+    if a < E.A_TRADE_WITH:
+        return {"kind": "accept" if a == E.A_ACCEPT else "decline"}
+    if a < E.A_WITHDRAW:
+        return {"kind": "trade_with", "seat": a - E.A_TRADE_WITH}
+    return {"kind": "withdraw"}
 
 
 def outcome_name(outcome: int) -> str:

@@ -26,7 +26,7 @@ from numba import njit
 from boardzero.core.batched import Afterstates, check_batch_size
 from boardzero.core.errors import ConfigError
 from boardzero.games.catan import engine as E, fields as F, observe as O
-from boardzero.games.catan.offsets import NUM_ACTIONS, PH_DEV_DRAW, PH_DICE, PH_OVER, PH_STEAL, STATE_SIZE
+from boardzero.games.catan.offsets import MAX_ACTIONS, PH_DEV_DRAW, PH_DICE, PH_OVER, PH_STEAL, STATE_SIZE
 from boardzero.games.catan.returns import final_returns
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -66,7 +66,7 @@ def _resolve_chance(s, streams, i, ids, probs):
 
 @njit(cache=True)
 def _step_batch(states, actions, masks, obs, seats, done, encode_obs, streams):
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     ids = np.empty(11, dtype=np.int64)
     probs = np.empty(11, dtype=np.float64)
     for i in range(states.shape[0]):
@@ -85,7 +85,7 @@ def _start(states, i, streams, masks, obs, seats, encode_obs):
     """Resolve any chance at the start of game ``i`` and describe it."""
     ids = np.empty(11, dtype=np.int64)
     probs = np.empty(11, dtype=np.float64)
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     _resolve_chance(states[i], streams, i, ids, probs)
     _fill(states[i], i, buf, masks, obs, seats, encode_obs, True)
 
@@ -113,7 +113,7 @@ def _encode(s, seat, out, static, encoding):
 @njit(cache=True)
 def _afterstates(states, rows, out_obs, out_row, out_action, out_over, encoding):
     """The mover's observation after each legal move of the games in ``rows``; returns how many."""
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     after = np.empty(states.shape[1], dtype=states.dtype)
     k = 0
     for j in range(rows.shape[0]):
@@ -174,7 +174,7 @@ class BatchedCatan:
         self.games_started = 0
         self.states = np.zeros((batch_size, STATE_SIZE), dtype=np.int32)  # [B, STATE_SIZE]
         self.streams = np.zeros(batch_size, dtype=np.uint64)  # [B] splitmix64 state of each game's chance draws
-        self.masks = np.zeros((batch_size, NUM_ACTIONS), dtype=np.bool_)  # [B, A]
+        self.masks = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [B, A]
         self.obs = np.zeros((batch_size, self.width if observations else 1), dtype=np.float32)  # [B, F]
         self.seats = np.zeros(batch_size, dtype=np.int64)  # [B]
         self.done = np.zeros(batch_size, dtype=np.bool_)  # [B]
@@ -235,7 +235,7 @@ def afterstates_of_array(game, s: np.ndarray, observation_key: str, row: int = 0
     encoding = _ENCODINGS.get(observation_key, 0)
     if not encoding:
         return None
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     total = E.legal_actions(s, buf)
     width = O.RICH_SIZE if observation_key == "rich" else O.FLAT_SIZE
     obs = np.empty((total, width), np.float32)

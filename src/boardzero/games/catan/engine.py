@@ -10,6 +10,7 @@ under one name for the engine's own callers (``game``, ``batched``, the test hel
 - ``legal``: legal actions and chance outcomes;
 - ``transitions``: state changes shared by several actions (cards to and from the bank, pieces placed,
   production, the robber's and the turn's bookkeeping) and a fresh game's array;
+- ``trades``: player-to-player trading (the ``trading`` option): offers, answers, the exchange;
 - ``handlers``: one handler per kind of action or chance outcome, and ``apply_action``, which dispatches;
 - ``playout``: checked application, the outcome of a uniform draw, compiled random play.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from boardzero.games.catan.handlers import (  # noqa: F401
     apply_action,
+    apply_answer,
     apply_buy_dev,
     apply_city,
     apply_dev_draw,
@@ -28,6 +30,7 @@ from boardzero.games.catan.handlers import (  # noqa: F401
     apply_end_turn,
     apply_knight,
     apply_monopoly,
+    apply_offer,
     apply_play_road_building,
     apply_play_year_of_plenty,
     apply_road,
@@ -36,7 +39,9 @@ from boardzero.games.catan.handlers import (  # noqa: F401
     apply_settlement,
     apply_steal,
     apply_trade,
+    apply_trade_with,
     apply_victim,
+    apply_withdraw,
     apply_year_of_plenty_pick,
 )
 from boardzero.games.catan.legal import chance_outcomes, chance_possible, is_legal, legal_actions, legal_mask  # noqa: F401
@@ -67,6 +72,7 @@ from boardzero.games.catan.queries import (  # noqa: F401
     victory_points,
 )
 from boardzero.games.catan.roads import longest_road, update_longest_road_holder  # noqa: F401
+from boardzero.games.catan.trades import enable_trading, holds, new_turn, trading_on  # noqa: F401
 from boardzero.games.catan.transitions import (  # noqa: F401
     after_roads_changed,
     after_robber,

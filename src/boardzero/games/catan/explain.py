@@ -5,12 +5,14 @@ from __future__ import annotations
 import bisect
 
 from boardzero.games.catan.actions import (
+    A_ACCEPT,
     A_BUY_DEV,
     A_CITY,
     A_DISCARD,
     A_END_TURN,
     A_KNIGHT,
     A_MONOPOLY,
+    A_OFFER,
     A_PLAY_ROAD_BUILDING,
     A_PLAY_YOP,
     A_ROAD,
@@ -18,10 +20,12 @@ from boardzero.games.catan.actions import (
     A_ROLL,
     A_SETTLEMENT,
     A_TRADE,
+    A_TRADE_WITH,
     A_VICTIM,
+    A_WITHDRAW,
     A_YOP,
     DEV_NAMES,
-    NUM_ACTIONS,
+    cards_text,
     decode_trade,
 )
 from boardzero.games.catan.board import RESOURCE_NAMES
@@ -32,6 +36,7 @@ from boardzero.games.catan.offsets import (
     COST_SETTLEMENT,
     KNIGHT,
     MONOPOLY,
+    OFFER_GIVE,
     PH_DEV_DRAW,
     PH_DICE,
     PH_DISCARD,
@@ -43,6 +48,8 @@ from boardzero.games.catan.offsets import (
     PH_SETUP_ROAD,
     PH_SETUP_SETTLEMENT,
     PH_STEAL,
+    PH_TRADE_ANSWER,
+    PH_TRADE_CHOOSE,
     PH_VICTIM,
     PH_YEAR_OF_PLENTY,
     ROAD_BUILDING,
@@ -64,6 +71,8 @@ PHASE_NAMES = {
     PH_ROAD_BUILDING: "place a free road (road building)",
     PH_YEAR_OF_PLENTY: "take a resource (year of plenty)",
     PH_OVER: "game over",
+    PH_TRADE_ANSWER: "answer the offer: accept or decline",
+    PH_TRADE_CHOOSE: "trade with a seat that accepted, or withdraw the offer",
 }
 
 _COSTS = {"road": COST_ROAD, "settlement": COST_SETTLEMENT, "city": COST_CITY, "development card": COST_DEV}
@@ -93,17 +102,28 @@ def _phase_reason(state, a: int) -> str | None:
         PH_DISCARD: ("discard",),
         PH_ROBBER: ("robber",),
         PH_VICTIM: ("rob",),
-        PH_MAIN: ("settlement", "city", "road", "trade", "buy", "dev", "end"),
+        PH_MAIN: ("settlement", "city", "road", "trade", "buy", "dev", "end", "offer"),
         PH_ROAD_BUILDING: ("road",),
         PH_YEAR_OF_PLENTY: ("take",),
+        PH_TRADE_ANSWER: ("answer",),
+        PH_TRADE_CHOOSE: ("trade_with",),
     }.get(ph, ())
     if action_kind(a) in allowed:
         return None
     if ph == PH_DISCARD:
         left = state.view.to_discard(p)
         return f"seat {p} must first discard {left} more card(s) after the 7"
-    if ph == PH_PRE_ROLL and action_kind(a) in ("settlement", "city", "road", "trade", "buy", "end"):
+    if ph == PH_PRE_ROLL and action_kind(a) in ("settlement", "city", "road", "trade", "buy", "end", "offer"):
         return f"seat {p} must roll the dice first (only a development card may be played before the roll)"
+    if action_kind(a) == "offer":
+        turn = state.view.phase().turn_seat
+        if p != turn:
+            return f"only the seat whose turn it is (seat {turn}) makes offers, in its action phase after the roll"
+        return f"offers are made in the action phase after the roll; the current step is '{PHASE_NAMES[ph]}'"
+    if action_kind(a) == "answer":
+        return "no offer is waiting for an answer from this seat"
+    if action_kind(a) == "trade_with":
+        return "no offer is open with all the answers in"
     return f"not allowed now: the current step is '{PHASE_NAMES[ph]}' for seat {p}"
 
 
@@ -121,7 +141,10 @@ _SINGLE_KINDS = {
 
 
 def action_kind(a: int) -> str:
-    """The kind of a Catan action id: settlement, city, road, robber, rob, discard, take, dev, trade, buy, roll, end."""
+    """The kind of a Catan action id: settlement, city, road, robber, rob, discard, take, dev, trade, buy, roll, end,
+    and with trading offer, answer (accept or decline), trade_with (a trade with a seat, or withdrawing)."""
+    if a >= A_OFFER:
+        return "offer" if a < A_ACCEPT else "answer" if a < A_TRADE_WITH else "trade_with"
     if a >= A_BUY_DEV:
         return _SINGLE_KINDS[a]
     return _RANGE_KINDS[bisect.bisect_right(_RANGE_STARTS, a) - 1]
@@ -190,9 +213,37 @@ def _dev_reason(state, p: int, kind: int) -> str:
     return "not legal here"
 
 
+def _trading_reason(state, p: int, a: int) -> str:
+    view = state.view
+    trade = view.trade()
+    if trade is None:
+        return "player-to-player trading is off in this game (option trading=true turns it on)"
+    kind = action_kind(a)
+    if kind == "offer":
+        i = a - A_OFFER
+        if trade.offers_made >= trade.offers_per_turn:
+            return f"seat {p} has made its {trade.offers_per_turn} offers this turn (the limit per turn)"
+        if i in trade.declined:
+            return "everyone declined this offer earlier this turn; it cannot be made again until the next turn"
+        give = OFFER_GIVE[i]
+        return f"seat {p} does not hold {cards_text(give)} to give (has {cards_text(state.hand(p)) or 'no cards'})"
+    if kind == "answer":
+        get = trade.offer.get if trade.offer is not None else (0,) * 5
+        return f"seat {p} cannot accept: it does not hold {cards_text(get)} (has {cards_text(state.hand(p)) or 'no cards'})"
+    if a == A_WITHDRAW:
+        return "not legal here"
+    q = a - A_TRADE_WITH
+    if q >= state.game.num_players or q == p:
+        return f"seat {q} is not another seat of this game"
+    return f"seat {q} did not accept the offer"
+
+
 def illegal_reason(state, a: int) -> str:
-    if not 0 <= a < NUM_ACTIONS:
-        return f"action ids are 0..{NUM_ACTIONS - 1}"
+    num_actions = state.game.num_actions
+    if not 0 <= a < num_actions:
+        return f"action ids are 0..{num_actions - 1}" + (
+            "" if num_actions > A_OFFER else " (trading is off: option trading=true adds the ids of offers and answers)"
+        )
     if state.current_player < 0:
         return "not a decision: the game is over or a chance outcome is due"
     reason = _phase_reason(state, a)
@@ -201,6 +252,8 @@ def illegal_reason(state, a: int) -> str:
     view = state.view
     p = state.current_player
     kind = action_kind(a)
+    if kind in ("offer", "answer", "trade_with"):
+        return _trading_reason(state, p, a)
     if kind == "settlement":
         return _settlement_reason(state, p, a - A_SETTLEMENT)
     if kind == "city":

@@ -31,6 +31,7 @@ from boardzero.games.catan.view import CatanView
 # one entry of the history, linked to the one before it: (previous, action, seats that saw it or None, actor)
 HistoryCell = tuple[Any, int, tuple[int, ...] | None, int]
 ID_BOUND = 2**31  # action and chance outcome ids are small; anything past this is refused before the engine
+MAX_TRADE_OFFERS = 10
 
 
 @dataclass
@@ -42,8 +43,11 @@ class CatanOptions:
     )
     board: str = option("random", "beginner (the starter map), random (drawn from the game seed) or fixed:<seed>")
     trading: bool = option(
-        False, "player-to-player trading: NOT implemented, must stay false (bank and harbour trades are always on)"
+        False,
+        "player-to-player trading: the seat on turn offers cards to the others after its roll "
+        "(bank and harbour trades are always on)",
     )
+    trade_offers: int = option(3, "with trading: offers a seat may make per turn, 1 to 10")
     returns: Literal["win", "rank", "vp", "win_vp"] = option(
         "win",
         "win: +1 winner, 0 others; rank: 1 first .. 0 last by points; vp: points / vp_to_win; "
@@ -53,11 +57,10 @@ class CatanOptions:
     def __post_init__(self):
         if self.players not in (2, 3, 4):
             raise ConfigError("catan.players", f"{self.players} players is not supported; allowed: 2, 3, 4")
-        if self.trading:
+        if not 1 <= self.trade_offers <= MAX_TRADE_OFFERS:
             raise ConfigError(
-                "catan.trading",
-                "player-to-player trading is not implemented; leave it false "
-                "(bank 4:1 and harbour 3:1/2:1 trades are always available)",
+                "catan.trade_offers",
+                f"{self.trade_offers} offers per turn is not allowed; allowed: 1..{MAX_TRADE_OFFERS}",
             )
         if not 3 <= self.vp_to_win <= 30:
             raise ConfigError("catan.vp_to_win", f"{self.vp_to_win} is not in 3..30")
@@ -75,13 +78,14 @@ class Catan(Game):
     Options = CatanOptions
     has_hidden_information = True
     has_chance = True
-    num_actions = E.NUM_ACTIONS
+    num_actions = E.NUM_ACTIONS  # E.NUM_ACTIONS_TRADING in a game with trading
     model_options = ("players", "trading")  # the board, turn limit, points to win and returns are match rules
     options: CatanOptions
 
     def __init__(self, options: CatanOptions | None = None):
         super().__init__(options)
         self.num_players = self.options.players
+        self.num_actions = E.NUM_ACTIONS_TRADING if self.options.trading else E.NUM_ACTIONS
         self.observation_spec = {
             "flat": (O.FLAT_SIZE,),
             "hexes": (19, O.HEX_FEATURES),
@@ -109,7 +113,17 @@ class Catan(Game):
             self.options.vp_to_win,
             self.options.turn_limit or 0,
         )
+        if self.options.trading:
+            E.enable_trading(s, self.options.trade_offers)
         return s
+
+    def options_dict(self) -> dict:
+        """The options; ``trade_offers`` only in a game with trading (so records of games without it read as
+        they did before the option existed)."""
+        options = super().options_dict()
+        if not self.options.trading:
+            options.pop("trade_offers", None)
+        return options
 
     def new_state(self, *, seed: int | None = None) -> CatanState:
         if seed is None:
@@ -117,12 +131,15 @@ class Catan(Game):
         return CatanState(self, self.initial_array(seed), seed)
 
     def symmetries(self) -> list[Symmetry]:
-        """The board turned by 120 and 240 degrees (``games.catan.symmetry``)."""
-        return board_symmetries()
+        """The board turned by 120 and 240 degrees (``games.catan.symmetry``); trade ids stay as they are."""
+        return board_symmetries(self.num_actions)
 
     def symmetric_state(self, symmetry: Symmetry, *, seed: int | None) -> CatanState:
         """The fresh game of ``seed`` with its board turned (its record names the seed of the unturned board)."""
-        return CatanState(self, turn_board(self.initial_array(seed), symmetry.name), seed)
+        s = turn_board(self.initial_array(seed), symmetry.name)
+        if self.options.trading:
+            E.enable_trading(s, self.options.trade_offers)
+        return CatanState(self, s, seed)
 
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
@@ -210,12 +227,12 @@ class CatanState(State):
         return cells
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.empty(E.NUM_ACTIONS, dtype=np.bool_)
+        mask = np.empty(self.game.num_actions, dtype=np.bool_)
         E.legal_mask(self.s, mask)  # no legal actions at chance and terminal nodes
         return mask
 
     def legal_actions(self) -> np.ndarray:
-        buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+        buf = np.empty(E.MAX_ACTIONS, dtype=np.int64)
         return buf[: E.legal_actions(self.s, buf)].copy()  # none at chance and terminal nodes
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

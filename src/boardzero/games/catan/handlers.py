@@ -9,12 +9,14 @@ import numpy as np
 from numba import njit
 
 from boardzero.games.catan.offsets import (
+    A_ACCEPT,
     A_BUY_DEV,
     A_CITY,
     A_DISCARD,
     A_END_TURN,
     A_KNIGHT,
     A_MONOPOLY,
+    A_OFFER,
     A_PLAY_ROAD_BUILDING,
     A_PLAY_YOP,
     A_ROAD,
@@ -22,7 +24,9 @@ from boardzero.games.catan.offsets import (
     A_ROLL,
     A_SETTLEMENT,
     A_TRADE,
+    A_TRADE_WITH,
     A_VICTIM,
+    A_WITHDRAW,
     A_YOP,
     COST_CITY,
     COST_DEV,
@@ -80,6 +84,7 @@ from boardzero.games.catan.offsets import (
 )
 from boardzero.games.catan.queries import any_road_ok, bank_total, robber_victims, setup_seat, trade_rate
 from boardzero.games.catan.topology import NODE_HEXES
+from boardzero.games.catan.trades import answer, close_offer, open_offer, trade_with
 from boardzero.games.catan.transitions import (
     after_robber,
     check_win,
@@ -277,6 +282,27 @@ def apply_trade(s, p, i):
     gain(s, p, r, 1)
 
 
+@njit(cache=True)
+def apply_offer(s, p, i):
+    """``p`` offers catalogue entry ``i`` to the other seats (``trades``)."""
+    open_offer(s, p, i)
+
+
+@njit(cache=True)
+def apply_answer(s, q, accept):
+    answer(s, q, accept)
+
+
+@njit(cache=True)
+def apply_trade_with(s, p, q):
+    trade_with(s, p, q)
+
+
+@njit(cache=True)
+def apply_withdraw(s, p):
+    close_offer(s)
+
+
 # ----------------------------------------------------------------------------- development cards
 @njit(cache=True)
 def apply_buy_dev(s, p):
@@ -409,3 +435,11 @@ def apply_action(s, a):
         apply_roll(s, p)
     elif a == A_END_TURN:
         apply_end_turn(s, p)
+    elif a < A_ACCEPT:
+        apply_offer(s, p, a - A_OFFER)
+    elif a < A_TRADE_WITH:
+        apply_answer(s, p, a == A_ACCEPT)
+    elif a < A_WITHDRAW:
+        apply_trade_with(s, p, a - A_TRADE_WITH)
+    else:
+        apply_withdraw(s, p)

@@ -6,12 +6,15 @@ import numpy as np
 from numba import njit
 
 from boardzero.games.catan.offsets import (
+    A_ACCEPT,
     A_BUY_DEV,
     A_CITY,
+    A_DECLINE,
     A_DISCARD,
     A_END_TURN,
     A_KNIGHT,
     A_MONOPOLY,
+    A_OFFER,
     A_PLAY_ROAD_BUILDING,
     A_PLAY_YOP,
     A_ROAD,
@@ -19,8 +22,11 @@ from boardzero.games.catan.offsets import (
     A_ROLL,
     A_SETTLEMENT,
     A_TRADE,
+    A_TRADE_WITH,
     A_VICTIM,
+    A_WITHDRAW,
     A_YOP,
+    ANSWER_ACCEPT,
     BANK,
     COST_CITY,
     COST_DEV,
@@ -32,17 +38,20 @@ from boardzero.games.catan.offsets import (
     G_DECIDER,
     G_DEV_PLAYED,
     G_LAST_SETTLEMENT,
+    G_NUM_PLAYERS,
     G_PHASE,
     G_ROBBER,
     G_VICTIM,
     KNIGHT,
+    MAX_ACTIONS,
     MONOPOLY,
     NODE_LEVEL,
     NODE_OWNER,
-    NUM_ACTIONS,
+    NUM_OFFERS,
     O_DEV,
     O_DICE,
     O_STEAL,
+    OFFER_GET,
     P_CARDS,
     P_CITIES_LEFT,
     P_HAND,
@@ -59,9 +68,13 @@ from boardzero.games.catan.offsets import (
     PH_SETUP_ROAD,
     PH_SETUP_SETTLEMENT,
     PH_STEAL,
+    PH_TRADE_ANSWER,
+    PH_TRADE_CHOOSE,
     PH_VICTIM,
     PH_YEAR_OF_PLENTY,
     ROAD_BUILDING,
+    T_ANSWER,
+    T_OFFER,
     YEAR_OF_PLENTY,
     pb,
 )
@@ -75,11 +88,12 @@ from boardzero.games.catan.queries import (
     trade_rate,
 )
 from boardzero.games.catan.topology import NODE_EDGES
+from boardzero.games.catan.trades import holds, may_offer, trading_on
 
 
 @njit(cache=True)
 def legal_actions(s, out):
-    """Write the legal action ids into out (len >= NUM_ACTIONS); returns how many."""
+    """Write the legal action ids into out (len >= MAX_ACTIONS); returns how many."""
     ph = s[G_PHASE]
     p = s[G_DECIDER]
     b = pb(p)
@@ -126,6 +140,11 @@ def legal_actions(s, out):
                         out[c] = A_BUY_DEV
                         c += 1
                         break
+            if trading_on(s):
+                for i in range(NUM_OFFERS):
+                    if may_offer(s, p, i):
+                        out[c] = A_OFFER + i
+                        c += 1
         if s[G_DEV_PLAYED] == 0:
             if can_play_dev(s, p, KNIGHT):
                 out[c] = A_KNIGHT
@@ -171,13 +190,26 @@ def legal_actions(s, out):
             if s[BANK + r] > 0:
                 out[c] = A_YOP + r
                 c += 1
+    elif ph == PH_TRADE_ANSWER:
+        if holds(s, p, OFFER_GET[s[T_OFFER]]):
+            out[c] = A_ACCEPT
+            c += 1
+        out[c] = A_DECLINE
+        c += 1
+    elif ph == PH_TRADE_CHOOSE:
+        for q in range(s[G_NUM_PLAYERS]):
+            if s[T_ANSWER + q] == ANSWER_ACCEPT:
+                out[c] = A_TRADE_WITH + q
+                c += 1
+        out[c] = A_WITHDRAW
+        c += 1
     return c
 
 
 @njit(cache=True)
 def legal_mask(s, mask):
     mask[:] = False
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     c = legal_actions(s, buf)
     for i in range(c):
         mask[buf[i]] = True
@@ -185,12 +217,12 @@ def legal_mask(s, mask):
 
 @njit(cache=True)
 def is_legal(s, a):
-    if a < 0 or a >= NUM_ACTIONS:
+    if a < 0 or a >= MAX_ACTIONS:
         return False
     ph = s[G_PHASE]
     if ph == PH_OVER or ph == PH_DICE or ph == PH_STEAL or ph == PH_DEV_DRAW:
         return False
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     c = legal_actions(s, buf)
     for i in range(c):
         if buf[i] == a:

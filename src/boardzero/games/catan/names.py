@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from boardzero.games.catan import actions as A
 from boardzero.games.catan.actions import (
+    A_ACCEPT,
     A_BUY_DEV,
     A_DISCARD,
     A_KNIGHT,
     A_MONOPOLY,
+    A_OFFER,
     A_PLAY_ROAD_BUILDING,
     A_PLAY_YOP,
     A_ROAD,
@@ -58,7 +60,14 @@ def _buildings_on(view: CatanView, h: int) -> str:
 
 def aliases(a: int) -> tuple[str, ...]:
     """Other names of action ``a`` a person may type: a road by its two intersections ('road 29-35'), a trade
-    or a monopoly without the rate or the verb, a card move by the card."""
+    or a monopoly without the rate or the verb, a card move by the card, an offer without the counts of one
+    ('offer wood + brick for ore') or with 'and' ('offer 1 wood and 1 brick for 1 ore')."""
+    if A_OFFER <= a < A_ACCEPT:
+        name = A.action_name(a)
+        short = " ".join(w for w in name.split() if w != "1")
+        return tuple(
+            dict.fromkeys(n for n in (short, name.replace(" + ", " and "), short.replace(" + ", " and ")) if n != name)
+        )
     if A_ROAD <= a < A_ROBBER:
         first, second = EDGE_NODES[a - A_ROAD]
         return f"road {first}-{second}", f"road {second}-{first}"

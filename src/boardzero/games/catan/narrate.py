@@ -10,7 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.games.catan.actions import A_MONOPOLY, A_TRADE, DEV_NAMES, O_DEV, O_STEAL
+from boardzero.games.catan.actions import (
+    A_ACCEPT,
+    A_DECLINE,
+    A_MONOPOLY,
+    A_OFFER,
+    A_TRADE,
+    A_TRADE_WITH,
+    A_WITHDRAW,
+    DEV_NAMES,
+    O_DEV,
+    O_STEAL,
+    cards_text,
+)
 from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.games.catan.offsets import PH_DEV_DRAW, PH_DICE, PH_SETUP_SETTLEMENT, PH_STEAL
 
@@ -30,6 +42,8 @@ def describe_step(state, a: int, seat: int | None) -> str:
     if phase == PH_DEV_DRAW:
         card = f": {DEV_NAMES[a - O_DEV]}" if seat is None or seat == mover else ""
         return f"seat {mover} draws a development card{card}"
+    if a >= A_OFFER:
+        return _trading(state, after, a, before.decider)
     name = state.describe(a)
     if A_MONOPOLY <= a < A_TRADE:
         return f"{name}: {_monopoly(state, after, a - A_MONOPOLY, mover)}"
@@ -64,3 +78,20 @@ def _monopoly(before, after, resource: int, taker: int) -> str:
     sources = [f"seat {p}: {int(n)}" for p, n in enumerate(lost) if n > 0]
     taken = int(lost[lost > 0].sum())
     return f"seat {taker} takes {taken} {RESOURCE_NAMES[resource]}" + (f" ({', '.join(sources)})" if sources else "")
+
+
+def _trading(before, after, a: int, seat: int) -> str:
+    """'seat 0 offers 1 wood for 1 ore', 'seat 1 accepts', 'seat 0 trades with seat 1: gives 1 wood, gets 1 ore'."""
+    if a < A_ACCEPT:
+        return f"seat {seat} {before.describe(a).replace('offer', 'offers', 1)}"
+    if a == A_ACCEPT:
+        return f"seat {seat} accepts"
+    if a == A_DECLINE:
+        closed = after.view.trade() is not None and after.view.trade().offer is None
+        return f"seat {seat} declines" + ("; nobody accepted, the offer is off" if closed else "")
+    if a == A_WITHDRAW:
+        return f"seat {seat} withdraws the offer"
+    offer = before.view.trade().offer
+    return (
+        f"seat {seat} trades with seat {a - A_TRADE_WITH}: gives {cards_text(offer.give)}, gets {cards_text(offer.get)}"
+    )

@@ -22,14 +22,14 @@ from numba import njit
 
 from boardzero.games.catan import fields as F
 from boardzero.games.catan.engine import node_free_for_settlement, victory_points
-from boardzero.games.catan.offsets import COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, NUM_PHASES
+from boardzero.games.catan.offsets import COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, NUM_BASE_PHASES, PH_MAIN
 from boardzero.games.catan.topology import EDGE_NODES, HEX_COL, HEX_EDGES, HEX_NODES, HEX_ROW, NODE_EDGES, NODE_HEXES
 
 HEX_FEATURES = 9  # resource one-hot (6, desert last), number/12, pips/5, robber
 NODE_FEATURES = 15  # settlement by relative seat (4), city by relative seat (4), harbour (5 resources + 3:1), open
 EDGE_FEATURES = 4  # road by relative seat
 PLAYER_FEATURES = 27
-GLOBAL_FEATURES = 5 + 10 + 4 * PLAYER_FEATURES + 1 + 6 + NUM_PHASES + 11 + 5 + 4  # 163
+GLOBAL_FEATURES = 5 + 10 + 4 * PLAYER_FEATURES + 1 + 6 + NUM_BASE_PHASES + 11 + 5 + 4  # 163
 HEXES_AT = GLOBAL_FEATURES
 NODES_AT = HEXES_AT + 19 * HEX_FEATURES
 EDGES_AT = NODES_AT + 54 * NODE_FEATURES
@@ -76,7 +76,7 @@ GLOBAL_NAMES = (
     + ["own_vp"]
     + [f"bank.{r}" for r in ("wood", "brick", "sheep", "wheat", "ore")]
     + ["deck"]
-    + [f"phase.{i}" for i in range(NUM_PHASES)]
+    + [f"phase.{i}" for i in range(NUM_BASE_PHASES)]
     + [f"last_roll.{t}" for t in range(2, 13)]
     + ["has_rolled", "dev_played", "free_roads", "year_of_plenty_left", "turn_fraction"]
     + ["players.2", "players.3", "players.4", "vp_to_win"]
@@ -141,8 +141,9 @@ def encode(s, seat, out, static=True):
         deck += F.deck(s, r)
     out[i + 5] = deck / 25.0
     i += 6
-    out[i + F.phase(s)] = 1.0
-    i += NUM_PHASES
+    ph = F.phase(s)
+    out[i + (ph if ph < NUM_BASE_PHASES else PH_MAIN)] = 1.0  # the trade phases read as the action phase
+    i += NUM_BASE_PHASES
     if F.last_roll(s) >= 2:
         out[i + F.last_roll(s) - 2] = 1.0
     i += 11

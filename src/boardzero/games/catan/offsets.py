@@ -40,7 +40,16 @@ A_PLAY_ROAD_BUILDING = 240
 A_PLAY_YOP = 241
 A_ROLL = 242
 A_END_TURN = 243
-NUM_ACTIONS = 244
+NUM_ACTIONS = 244  # the action space of games without player-to-player trading (unchanged since the first models)
+# player-to-player trading (only in games with the ``trading`` option; ids after all of the above)
+A_OFFER = 244  # + offer index (NUM_OFFERS, the catalogue ``OFFER_GIVE`` / ``OFFER_GET`` below)
+NUM_OFFERS = 120
+A_ACCEPT = A_OFFER + NUM_OFFERS  # 364: a seat answering the open offer takes it
+A_DECLINE = A_ACCEPT + 1  # 365
+A_TRADE_WITH = A_DECLINE + 1  # 366 + seat (4): the proposer trades with that accepting seat
+A_WITHDRAW = A_TRADE_WITH + 4  # 370: the proposer takes the offer back
+NUM_ACTIONS_TRADING = A_WITHDRAW + 1  # 371: the action space of games with trading
+MAX_ACTIONS = NUM_ACTIONS_TRADING  # size of a buffer that holds every legal action of any game
 
 # chance outcome ids
 O_DICE = 0  # outcome = dice total 2..12
@@ -61,7 +70,10 @@ PH_DEV_DRAW = 9  # chance
 PH_ROAD_BUILDING = 10
 PH_YEAR_OF_PLENTY = 11
 PH_OVER = 12
-NUM_PHASES = 13
+PH_TRADE_ANSWER = 13  # the seats other than the proposer answer the open offer, one by one
+PH_TRADE_CHOOSE = 14  # the proposer picks an accepting seat or withdraws
+NUM_PHASES = 15
+NUM_BASE_PHASES = 13  # the phases of games without trading (what observations one-hot)
 
 # state offsets
 HEX_RES = 0
@@ -109,12 +121,41 @@ G_LAST_SETTLEMENT = G + 17
 G_VICTIM = G + 18
 G_RETURN_PHASE = G + 19  # phase to go back to after robber / road building / year of plenty
 G_STEPS = G + 20
-STATE_SIZE = G + 21
+# player-to-player trading (all 0 in games without it)
+T_LIMIT = G + 21  # offers allowed per turn; 0: trading is off
+T_MADE = G + 22  # offers made this turn
+T_OFFER = G + 23  # the open offer's catalogue index (meaningful in the trade phases)
+T_ANSWER = G + 24  # [4] per seat: 0 not (yet) answered, 1 accepted, 2 declined
+T_DECLINED = G + 28  # [4] bit sets (30 offers a word) of the offers everyone declined this turn
+STATE_SIZE = G + 32
+ANSWER_NONE, ANSWER_ACCEPT, ANSWER_DECLINE = 0, 1, 2
+DECLINED_BITS = 30
 
 COST_ROAD = np.array([1, 1, 0, 0, 0], dtype=np.int64)
 COST_SETTLEMENT = np.array([1, 1, 1, 1, 0], dtype=np.int64)
 COST_CITY = np.array([0, 0, 0, 2, 3], dtype=np.int64)
 COST_DEV = np.array([0, 0, 1, 1, 1], dtype=np.int64)
+
+
+def _offer_catalogue() -> tuple[np.ndarray, np.ndarray]:
+    """The offers a proposer may make: 1 card for 1, 2 for 1, 1 for 2 (a side of 2 cards is two of one resource
+    or one each of two), no resource on both sides. Order: 1-for-1, 2-for-1, 1-for-2; within each, by the
+    given cards, then the asked ones."""
+    ones = [np.eye(5, dtype=np.int64)[r] for r in range(5)]
+    twos = [2 * ones[r] for r in range(5)] + [ones[r] + ones[q] for r in range(5) for q in range(r + 1, 5)]
+    twos.sort(key=lambda side: tuple(-side))  # 2 wood, wood+brick, ..., wood+ore, 2 brick, brick+sheep, ...
+    give, get = [], []
+    for gives, gets in ((ones, ones), (twos, ones), (ones, twos)):
+        for g in gives:
+            for r in gets:
+                if not np.any((g > 0) & (r > 0)):
+                    give.append(g)
+                    get.append(r)
+    return np.array(give, dtype=np.int64), np.array(get, dtype=np.int64)
+
+
+OFFER_GIVE, OFFER_GET = _offer_catalogue()  # [NUM_OFFERS, 5] cards the proposer gives / asks for
+assert OFFER_GIVE.shape == (NUM_OFFERS, 5)
 
 # probability of each dice total, index = total
 DICE_PROBS = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64) / 36.0

@@ -14,7 +14,7 @@ from boardzero.games.catan.offsets import (
     G_TURN,
     G_VICTIM,
     G_WINNER,
-    NUM_ACTIONS,
+    MAX_ACTIONS,
     O_DEV,
     O_DICE,
     O_STEAL,
@@ -106,7 +106,7 @@ def seed_numba(seed):
 @njit(cache=True)
 def play_random(s, max_steps):
     """Play uniformly random legal moves (true chance) until the end; returns the steps taken."""
-    buf = np.empty(NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     steps = 0
     while s[G_PHASE] != PH_OVER and steps < max_steps:
         ph = s[G_PHASE]

@@ -6,7 +6,8 @@ with their two intersections and rate; the robber), the bank, the size of the
 development deck, every seat's public facts (card counts, knights and other cards
 played, points showing, pieces left, road length, awards, trade rates) and, for
 ``seat`` itself only, its hand and development cards. ``seat=None`` is a
-spectator: public facts only. Once the game is over every hand is shown.
+spectator: public facts only. Once the game is over every hand is shown. In a game with
+player-to-player trading, ``trade`` holds this turn's offers: the open one and its answers.
 
 Coordinates are the half units of ``topology`` (a hex centred at (x, y) has
 corners at (x, y-2), (x+1, y-1), ...); a drawing scales y by about 0.87 to make
@@ -20,7 +21,7 @@ from boardzero.games.catan.actions import DEV_NAMES
 from boardzero.games.catan.board import RESOURCE_NAMES, TERRAIN_NAMES
 from boardzero.games.catan.explain import PHASE_NAMES
 from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_EDGES, HARBOUR_NODES, HEX_CENTRES, HEX_NODES, NODE_XY
-from boardzero.games.catan.view import CatanView
+from boardzero.games.catan.view import CatanView, Offer, Trading
 
 PIPS = (0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)  # dots on a number token, by number
 
@@ -178,4 +179,26 @@ def public_view(state, seat: int | None) -> dict:
             "seats": [player(state, p, over or p == seat) for p in range(n)],
         }
     )
+    trade = board.trade()
+    if trade is not None:  # only in games with player-to-player trading
+        view["trade"] = trading(trade)
     return view
+
+
+def trading(trade: Trading) -> dict:
+    """Trading this turn: the limit, offers made, the open offer (cards given and asked, by the seat on turn) and
+    each seat's answer (null: not yet, or the proposer), and the offers everyone declined this turn."""
+
+    def cards(counts) -> dict[str, int]:
+        return {RESOURCE_NAMES[r]: int(c) for r, c in enumerate(counts) if c > 0}
+
+    offer = trade.offer
+    return {
+        "offers_per_turn": trade.offers_per_turn,
+        "offers_made": trade.offers_made,
+        "offer": None if offer is None else {"give": cards(offer.give), "get": cards(offer.get), "index": offer.index},
+        "answers": list(trade.answers),
+        "declined": [
+            {"give": cards(o.give), "get": cards(o.get), "index": o.index} for o in map(Offer.of, trade.declined)
+        ],
+    }

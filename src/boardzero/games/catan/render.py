@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.games.catan.actions import DEV_NAMES, harbour_name
+from boardzero.games.catan.actions import DEV_NAMES, harbour_name, offer_name
 from boardzero.games.catan.board import RESOURCE_NAMES
 from boardzero.games.catan.explain import PHASE_NAMES
 from boardzero.games.catan.offsets import PH_DISCARD, PH_OVER
@@ -125,6 +125,10 @@ def _general_lines(state) -> str:
     step = PHASE_NAMES[phase.id]
     if phase.id == PH_DISCARD:
         step += f" (seat {phase.decider}: {phase.to_discard[phase.decider]} more)"
+    trade = view.trade()
+    if trade is not None and trade.offer is not None:
+        answers = ", ".join(f"seat {p} {a}s" for p, a in enumerate(trade.answers) if a is not None)
+        step += f" (seat {phase.decider} decides; {offer_name(trade.offer.index)}{'; ' + answers if answers else ''})"
     out = [
         f"turn {phase.turn}, seat {turn_player} to play ({LETTERS[turn_player]}); step: {step}"
         + (f"; last roll {last}" if last else "")

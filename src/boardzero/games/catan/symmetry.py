@@ -86,8 +86,8 @@ def _observation_gathers(m: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     }
 
 
-def _action_gather(m: dict[str, np.ndarray]) -> np.ndarray:
-    actions = np.arange(NUM_ACTIONS)
+def _action_gather(m: dict[str, np.ndarray], num_actions: int) -> np.ndarray:
+    actions = np.arange(num_actions)  # ids past the board's (bank and player trades, ...) stay as they are
     for first, source in (
         (A_SETTLEMENT, m["node_from"]),
         (A_CITY, m["node_from"]),
@@ -99,9 +99,9 @@ def _action_gather(m: dict[str, np.ndarray]) -> np.ndarray:
 
 
 @functools.cache
-def board_symmetries() -> list[Symmetry]:
-    """The two turns as ``Symmetry`` gathers of every observation key and of the actions."""
-    return [Symmetry(name, _observation_gathers(m), _action_gather(m)) for name, m in TURNS.items()]
+def board_symmetries(num_actions: int = NUM_ACTIONS) -> list[Symmetry]:
+    """The two turns as ``Symmetry`` gathers of every observation key and of the ``num_actions`` actions."""
+    return [Symmetry(name, _observation_gathers(m), _action_gather(m, num_actions)) for name, m in TURNS.items()]
 
 
 def turn_board(s: np.ndarray, name: str) -> np.ndarray:

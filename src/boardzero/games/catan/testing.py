@@ -65,6 +65,8 @@ def set_turn(state: CatanState, seat: int, phase: str = "main") -> CatanState:
     s[E.G_HAS_ROLLED] = 1 if phase in ("main", "robber") else 0
     s[E.G_DEV_PLAYED] = 0
     s[E.G_RETURN_PHASE] = E.PH_MAIN
+    if E.trading_on(s):
+        E.new_turn(s)
     state.edited = True
     return state
 
@@ -207,6 +209,7 @@ def check_invariants(state: CatanState) -> None:
             if o != p:
                 known = np.array([s[E.kn(o, p, r)] for r in range(5)])
                 assert (known <= hand_).all(), f"seat {o}'s knowledge of seat {p} exceeds the hand"
+    assert trade_consistent(s), INVARIANT_NAMES[10]
 
 
 # ---------------------------------------------------------------- compiled fuzzing helpers
@@ -220,6 +223,7 @@ INVARIANT_NAMES = {
     7: "cached road length differs from a fresh computation",
     8: "longest road holder inconsistent with road lengths",
     9: "largest army holder inconsistent with knights",
+    10: "an open offer's cards are not held (proposer's or an accepting seat's), or offers past the limit",
 }
 
 
@@ -304,7 +308,27 @@ def invariant_error(s):
             return 9
     if army >= 0 and s[E.pb(army) + E.P_KNIGHTS] < 3:
         return 9
+    if not trade_consistent(s):
+        return 10
     return 0
+
+
+@njit(cache=True)
+def trade_consistent(s):
+    """Offers within the turn's limit; with an offer open, the proposer holds what it gives and every seat that
+    accepted holds what is asked."""
+    if s[E.T_MADE] < 0 or s[E.T_MADE] > s[E.T_LIMIT]:
+        return False
+    ph = s[E.G_PHASE]
+    if ph != E.PH_TRADE_ANSWER and ph != E.PH_TRADE_CHOOSE:
+        return True
+    i = s[E.T_OFFER]
+    if i < 0 or i >= E.NUM_OFFERS or not E.holds(s, s[E.G_TURN_PLAYER], E.OFFER_GIVE[i]):
+        return False
+    for q in range(s[E.G_NUM_PLAYERS]):
+        if s[E.T_ANSWER + q] == E.ANSWER_ACCEPT and not E.holds(s, q, E.OFFER_GET[i]):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -312,7 +336,7 @@ def fuzz_play(s, seed, snapshots, every, max_steps):
     """Random play with an invariant check after every step; snapshots[k] = the state every `every`
     steps (as many as fit). Returns (steps, snapshots taken, error code, step of the error)."""
     np.random.seed(seed)
-    buf = np.empty(E.NUM_ACTIONS, dtype=np.int64)
+    buf = np.empty(E.MAX_ACTIONS, dtype=np.int64)
     taken = 0
     steps = 0
     while s[E.G_PHASE] != E.PH_OVER and steps < max_steps:

@@ -46,12 +46,14 @@ from boardzero.games.catan.offsets import (
     PH_PRE_ROLL,
     PH_ROBBER,
     PH_SETUP_SETTLEMENT,
+    T_LIMIT,
     kn,
     pb,
 )
 from boardzero.games.catan.queries import victory_points
 from boardzero.games.catan.roads import longest_road, update_longest_road_holder
 from boardzero.games.catan.topology import HEX_NODES, NODE_EDGES
+from boardzero.games.catan.trades import new_turn
 
 
 @njit(cache=True)
@@ -188,6 +190,8 @@ def end_turn(s):
         s[b + P_DEV_NEW + d] = 0
     s[G_DEV_PLAYED] = 0
     s[G_HAS_ROLLED] = 0
+    if s[T_LIMIT] > 0:
+        new_turn(s)
     s[G_TURN] += 1
     if s[G_TURN_LIMIT] > 0 and s[G_TURN] >= s[G_TURN_LIMIT]:
         s[G_PHASE] = PH_OVER

@@ -40,6 +40,8 @@ PHASE_KEYS = (
     "road_building",
     "year_of_plenty",
     "over",
+    "trade_answer",
+    "trade_choose",
 )
 CHANCE_PHASES = (L.PH_DICE, L.PH_DEV_DRAW, L.PH_STEAL)
 
@@ -94,6 +96,33 @@ class Phase:
     victim: int | None  # the seat being robbed (victim and steal phases)
     last_roll: int | None  # the last dice total
     winner: int | None  # the winner once the game is over (None after the turn limit too)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An offer of the seat on turn to the others (player-to-player trading)."""
+
+    index: int  # in the catalogue (``offsets.OFFER_GIVE`` / ``OFFER_GET``); its action id is A_OFFER + index
+    give: tuple[int, ...]  # 5 counts: what the proposer gives
+    get: tuple[int, ...]  # 5 counts: what it asks for
+
+    @staticmethod
+    def of(index: int) -> Offer:
+        return Offer(index, tuple(int(n) for n in L.OFFER_GIVE[index]), tuple(int(n) for n in L.OFFER_GET[index]))
+
+
+ANSWER_NAMES = {L.ANSWER_ACCEPT: "accept", L.ANSWER_DECLINE: "decline"}
+
+
+@dataclass(frozen=True)
+class Trading:
+    """Player-to-player trading this turn (all of it public)."""
+
+    offers_per_turn: int  # the game's limit
+    offers_made: int  # offers the seat on turn made this turn
+    offer: Offer | None  # the open offer (trade phases), else None
+    answers: tuple[str | None, ...]  # per seat: 'accept', 'decline' or None (not yet, or the proposer)
+    declined: tuple[int, ...]  # catalogue indices of offers everyone declined this turn (not again this turn)
 
 
 class CatanView:
@@ -283,6 +312,25 @@ class CatanView:
             victim=_seat_or_none(s[L.G_VICTIM]) if ph in (L.PH_VICTIM, L.PH_STEAL) else None,
             last_roll=int(s[L.G_LAST_ROLL]) or None,
             winner=_seat_or_none(s[L.G_WINNER]) if ph == L.PH_OVER else None,
+        )
+
+    def trade(self) -> Trading | None:
+        """Player-to-player trading this turn; None in a game without trading."""
+        s = self._s
+        if s[L.T_LIMIT] <= 0:
+            return None
+        ph = int(s[L.G_PHASE])
+        open_ = ph in (L.PH_TRADE_ANSWER, L.PH_TRADE_CHOOSE)
+        return Trading(
+            offers_per_turn=int(s[L.T_LIMIT]),
+            offers_made=int(s[L.T_MADE]),
+            offer=Offer.of(int(s[L.T_OFFER])) if open_ else None,
+            answers=tuple(ANSWER_NAMES.get(int(s[L.T_ANSWER + p])) if open_ else None for p in range(self.num_players)),
+            declined=tuple(
+                i
+                for i in range(L.NUM_OFFERS)
+                if (int(s[L.T_DECLINED + i // L.DECLINED_BITS]) >> (i % L.DECLINED_BITS)) & 1
+            ),
         )
 
     # ------------------------------------------------------------------ rule queries
