@@ -107,8 +107,11 @@ def main(argv: list[str] | None = None) -> None:
             f"same chance outcome at {100 * row['same_chance']:4.1f} % of chance plies, "
             f"pairs for z={args.target:g}: {needed:7.0f}  ({time.process_time() - start:.0f} s CPU)"
         )
-    ratio = rows["agents' stream"]["needed"] / rows["game stream"]["needed"]
-    print(f"pairs needed, agents' stream / game stream: {ratio:.2f}")
+    if all(math.isfinite(row["needed"]) for row in rows.values()):
+        ratio = rows["agents' stream"]["needed"] / rows["game stream"]["needed"]
+        print(f"pairs needed, agents' stream / game stream: {ratio:.2f}")
+    else:
+        print("pairs needed: no games won by one side only in one of the ways; take closer agents or more pairs")
 
 
 if __name__ == "__main__":
