@@ -7,7 +7,7 @@ Python agent can use.) All in one process on one core, side by side in the same 
 
 1. Random games, full rules, 10 points, 1000-turn cap (as in ``catan_engine.py``), a fresh random
    board per game, interleaved in ``--rounds`` chunks so that other load hits every loop alike:
-   - ``arena``: ``eval.match.play_game`` with ``random`` agents, the loop of ``boardzero arena``:
+   - ``arena``: ``play.runner.play_game`` with ``random`` agents, the loop of ``boardzero arena``:
      per decision a ``SeatView``, its legal actions, ``rng.integers``, ``state.apply``; per chance
      node ``sample_chance(state, rng)``;
    - ``arena+observe``: the same, and each decision also reads ``view.observation`` (all the
@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from boardzero.agents.random_agent import RandomAgent  # noqa: E402
 from boardzero.core.api import CHANCE, sample_chance  # noqa: E402
 from boardzero.core.view import SeatView  # noqa: E402
-from boardzero.eval.match import play_game  # noqa: E402
 from boardzero.games.catan import Catan, CatanOptions  # noqa: E402
+from boardzero.play.runner import play_game  # noqa: E402
 from catan_engine import TURN_CAP, Tally, catanatron_or_hint, comparison_parser, json_line, play_catanatron  # noqa: E402
 
 

@@ -31,9 +31,9 @@ try:
 
     from boardzero.agents.registry import make_agent
     from boardzero.core.registry import make
-    from boardzero.eval.match import play_game
     from boardzero.integrations.catanatron import BOTS, available_bots
     from boardzero.integrations.catanatron.bots import _bot_class
+    from boardzero.play.runner import play_game
 except Exception as exc:  # noqa: BLE001 - the message names the missing extra
     print(f"cannot run: {exc}", file=sys.stderr)
     sys.exit(0)

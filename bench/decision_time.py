@@ -22,7 +22,7 @@ import torch
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView, view_for
-from boardzero.eval.match import play_game
+from boardzero.play.runner import play_game
 
 
 def warm_up(game, spec: str, seed: int) -> None:

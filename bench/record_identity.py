@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from boardzero.eval.arena import run_arena
-from boardzero.eval.records import read_records
+from boardzero.play.records import read_records
 
 # (name, game, options, agents, games, seed): a few games each; the searching agents play fewer
 MATCHES = [

@@ -28,9 +28,9 @@ from catan_setup_swap import SetupSwap
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import CHANCE
 from boardzero.core.registry import make
-from boardzero.eval.match import play_game
 from boardzero.eval.stats import wilson_interval
 from boardzero.nn.checkpoint import load_network
+from boardzero.play.runner import play_game
 
 MARKS = (0, 10, 20, 40, 80, 160)
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from boardzero.agents.play import play_game
 from boardzero.agents.registry import make_agent
 from boardzero.core import registry
 from boardzero.core.conformance import check_game
@@ -18,6 +17,7 @@ from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import games, make, register_game
 from boardzero.learn import config_from_dict, train
 from boardzero.nn import load_network
+from boardzero.play.runner import play_game
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -7,9 +7,9 @@ from boardzero.agents.registry import make_agent
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-from boardzero.eval.match import play_game
 from boardzero.nn import build_network, save_network, spec_for_game
 from boardzero.nn.checkpoint import read_metadata, read_tensors
+from boardzero.play.runner import play_game
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from boardzero.agents.registry import make_agent
 from boardzero.agents.td import TDAgent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
-from boardzero.eval.match import play_game
 from boardzero.nn import build_network, save_network, spec_for_game
 from boardzero.nn.checkpoint import read_metadata
+from boardzero.play.runner import play_game
 
 
 def _ship_td(folder, players: int, play: dict) -> None:

@@ -11,9 +11,9 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.arena import run_arena
-from boardzero.eval.match import play_game
 from boardzero.games.catan import action_id, engine as E, testing as T
 from boardzero.games.catan.topology import HEX_NODES, NODE_NODES
+from boardzero.play.runner import play_game
 
 
 class Checked:

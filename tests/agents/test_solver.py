@@ -9,8 +9,8 @@ from boardzero.agents.registry import make_agent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-from boardzero.eval.match import play_game
 from boardzero.games.tictactoe.solver import ILLEGAL, best_moves, move_values, position_value
+from boardzero.play.runner import play_game
 from tests.conftest import play_actions
 
 

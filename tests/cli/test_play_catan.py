@@ -14,14 +14,11 @@ import select
 import subprocess
 import sys
 
-import numpy as np
-
-from boardzero.agents.registry import make_agent
-from boardzero.cli.play import PROMPT, HumanAgent, result_line, wants_color
+from boardzero.cli.play import PROMPT, MovePrompt, Narrator, drive, result_line, wants_color
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-from boardzero.eval.match import play_game
 from boardzero.games.catan import action_id, testing as T
+from boardzero.play.session import HUMAN, GameSession
 
 LISTED = re.compile(r"^\s+(\d+)\s+(\S.*)$")
 
@@ -48,19 +45,20 @@ class ScriptedPerson(io.StringIO):
         return scripted_answer(self.screen.getvalue()[-20000:]) + "\n"
 
 
-def test_human_agent_plays_a_whole_two_player_game_against_the_heuristic():
+def test_a_person_plays_a_whole_two_player_game_against_the_heuristic_through_the_session():
     game = make("catan", players=2)
     screen = io.StringIO()
     person = ScriptedPerson(screen)
-    human = HumanAgent(game, stdin=person, stdout=screen)
-    final = play_game(game, [human, make_agent("heuristic", game)], np.random.default_rng(5), seed=5)
+    session = GameSession(game, [HUMAN, "heuristic"], seed=5)
+    final = drive(session, MovePrompt(person, screen), Narrator(session.seats, 0, None, 0.0))
+    assert final is session.state and session.pending().kind == "over"
     assert final.winner >= 0  # played to a finish, not stopped by the turn limit
     assert person.answers > 10  # forced moves (a roll with no card to play first, ...) are not asked
     assert "is not a legal move" not in screen.getvalue()
     assert result_line(final, 0).startswith("result: ")
 
 
-def drive(proc: subprocess.Popen, limit: int = 5000) -> tuple[str, int]:
+def answer_prompts(proc: subprocess.Popen, limit: int = 5000) -> tuple[str, int]:
     """Answer every prompt of a running `boardzero play` until it exits; returns (all output, answers)."""
     out, answers = "", 0
     fd = proc.stdout.fileno()
@@ -89,7 +87,7 @@ def test_boardzero_play_catan_to_the_end_through_the_command():
         text=True,
     )
     try:
-        out, answers = drive(proc)
+        out, answers = answer_prompts(proc)
     finally:
         proc.kill()
     assert proc.returncode == 0, out[-3000:]
@@ -112,12 +110,9 @@ def discard_position():
 def test_the_board_is_drawn_when_it_changed_not_before_every_decision():
     state = discard_position()
     screen = io.StringIO()
-    human = HumanAgent(
-        state.game, stdin=io.StringIO("discard wood\n" * 3 + "b\ndiscard brick\n" * 2), stdout=screen, color=False
-    )
-    rng = np.random.default_rng(0)
+    prompt = MovePrompt(io.StringIO("discard wood\n" * 3 + "b\ndiscard brick\n" * 2), screen, color=False)
     for _ in range(5):
-        state.apply(human.act(SeatView(state, 0), rng))
+        state.apply(prompt.ask(SeatView(state, 0)))
     out = screen.getvalue()
     assert out.count("#18") == 3  # the board: once at first, then only when asked ('b', twice)
     assert out.count("hand: ") == 5 + 2  # the own hand changes with every discard
@@ -128,8 +123,7 @@ def test_the_board_is_drawn_when_it_changed_not_before_every_decision():
 def test_colour_where_asked():
     state = discard_position()
     screen = io.StringIO()
-    human = HumanAgent(state.game, stdin=io.StringIO("discard wood\n"), stdout=screen, color=True)
-    human.act(SeatView(state, 0), np.random.default_rng(0))
+    MovePrompt(io.StringIO("discard wood\n"), screen, color=True).ask(SeatView(state, 0))
     assert "\x1b[31m" in screen.getvalue()  # seat 0 in red
     assert not wants_color(io.StringIO())
 
@@ -137,5 +131,5 @@ def test_colour_where_asked():
 def test_a_forced_move_is_played_without_asking():
     state = T.scenario(players=2)
     T.set_turn(state, 0, "pre_roll")  # no card to play: rolling is the only move
-    human = HumanAgent(state.game, stdin=io.StringIO(""), stdout=io.StringIO(), color=False)
-    assert human.act(SeatView(state, 0), np.random.default_rng(0)) == action_id("roll")
+    prompt = MovePrompt(io.StringIO(""), io.StringIO(), color=False)
+    assert prompt.ask(SeatView(state, 0)) == action_id("roll")

@@ -5,7 +5,7 @@ import json
 import re
 
 from boardzero.cli.replay import Replay, interactive
-from boardzero.eval.records import read_records
+from boardzero.play.records import read_records
 from tests.cli.test_cli import run_cli
 
 

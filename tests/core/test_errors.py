@@ -6,7 +6,7 @@ import multiprocessing
 import pytest
 
 from boardzero.core.errors import CheckpointError, ConfigError, IllegalActionError
-from boardzero.eval.session import NotYourTurnError
+from boardzero.play.session import NotYourTurnError
 
 ERRORS = [
     ConfigError("train.lr", "bad value -1; allowed: > 0"),

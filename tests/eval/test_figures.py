@@ -3,7 +3,7 @@
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
 from boardzero.eval.figures import collect, figures_markdown, game_facts
-from boardzero.eval.match import play_seeded
+from boardzero.play.runner import MatchGame, Table
 
 
 def facts(returns, agents, seat_actions, points):
@@ -37,8 +37,8 @@ def test_each_agent_gets_the_wins_actions_and_summary_of_the_seats_it_held():
 
 def test_facts_of_a_played_game_count_each_seats_own_moves():
     game = make("connect4")
-    players = [make_agent("random", game), make_agent("greedy", game)]
-    played = play_seeded(game, players, (0, 1))
+    table = Table(game, {"random": lambda: make_agent("random", game), "greedy": lambda: make_agent("greedy", game)})
+    played = table.play(MatchGame((0, 1), ("random", "greedy")))
     one = game_facts(game, played, ["random", "greedy"])
     assert sum(sum(c.values()) for c in one["seat_actions"]) == sum(one["actions"].values()) == played.decisions
     moves = [sum(c.values()) for c in one["seat_actions"]]

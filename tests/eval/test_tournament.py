@@ -10,9 +10,10 @@ from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent, register_agent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
-from boardzero.eval.match import play_game
-from boardzero.eval.records import read_records
-from boardzero.eval.tournament import Entrant, load_tournament, run_tournament, seat_order
+from boardzero.eval.tournament import Entrant, load_tournament, run_tournament
+from boardzero.play.records import read_records
+from boardzero.play.rotation import seat_order
+from boardzero.play.runner import play_game
 
 
 class PickByIndex(Agent):

@@ -12,8 +12,8 @@ import numpy as np
 from boardzero.agents.base import Agent
 from boardzero.core.registry import make
 from boardzero.eval.arena import run_arena
-from boardzero.eval.match import play_game
 from boardzero.games.catan import engine as E
+from boardzero.play.runner import play_game
 from tests.examples import EXAMPLES, load_example
 
 SCRIPT = EXAMPLES / "catan_setup_swap.py"

@@ -14,13 +14,13 @@ from boardzero.core.api import CHANCE, sample_chance  # noqa: E402
 from boardzero.core.errors import ConfigError  # noqa: E402
 from boardzero.core.registry import make  # noqa: E402
 from boardzero.core.view import SeatView, view_for  # noqa: E402
-from boardzero.eval.match import play_game  # noqa: E402
 from boardzero.games.catan.board import beginner_board, random_board  # noqa: E402
 from boardzero.games.catan.topology import EDGE_NODES, HARBOUR_NODES, HEX_NODES  # noqa: E402
 from boardzero.integrations.catanatron import available_bots  # noqa: E402
 from boardzero.integrations.catanatron.actions import to_boardzero  # noqa: E402
 from boardzero.integrations.catanatron.board import RESOURCES, catan_map, geometry  # noqa: E402
 from boardzero.integrations.catanatron.position import catanatron_game  # noqa: E402
+from boardzero.play.runner import play_game  # noqa: E402
 
 needs_alphabeta = pytest.mark.skipif(
     not available_bots()["alphabeta"],

@@ -9,9 +9,9 @@ import pytest
 from boardzero.agents.az import AZAgent
 from boardzero.agents.registry import make_agent
 from boardzero.core.registry import make
-from boardzero.eval.match import play_game
 from boardzero.learn import config_from_dict, train
 from boardzero.nn import load_network
+from boardzero.play.runner import play_game
 
 
 def tiny_catan(players: int) -> dict:

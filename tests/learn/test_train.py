@@ -342,8 +342,9 @@ def test_sigterm_stops_the_run_with_a_checkpoint_of_its_last_step(tmp_path):
 def test_evaluation_openings_vary_deterministic_games():
     from boardzero.agents.az import PolicyAgent
     from boardzero.agents.registry import make_agent
-    from boardzero.eval.match import play_game
-    from boardzero.learn.evaluation import RandomOpening, score
+    from boardzero.learn.evaluation import score
+    from boardzero.play.opening import RandomOpening
+    from boardzero.play.runner import play_game
 
     game = make("tictactoe")
     net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))

@@ -35,7 +35,7 @@ WAIT_MS = 60_000
 RESOURCES = ["wood", "brick", "sheep", "wheat", "ore"]
 # With this seed (2 players, a person in seat 0 against random), the person who places the first legal pieces,
 # rolls, trades the first offered bank trade once and ends every turn, can trade on turn 6 and must discard 4
-# cards on a 7 in turn 13 (found by replaying that policy with eval.session.GameSession over seeds 0..199).
+# cards on a 7 in turn 13 (found by replaying that policy with play.session.GameSession over seeds 0..199).
 DISCARD_SEED = 79
 
 

@@ -1,5 +1,9 @@
 """``boardzero play``: a person plays a game in the terminal against agents (or watches agents play).
 
+The terminal drives a ``GameSession`` as the web server does: it asks
+``pending()`` who is to move, reads a person's move when it is a person's turn
+(``play(seat, action)``), and lets the session choose for an agent or chance.
+
 Seats count from 0 (seat 0 moves first). A move is typed as its number in the
 list or by name (``core.moves``); the picture is redrawn part by part, only
 where it changed since the person last saw it ('b' shows all of it), in colour
@@ -12,22 +16,20 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from typing import Optional, TextIO
 
 import numpy as np
 import typer
 from rich.console import Console
 
-from boardzero.agents.base import Agent
-from boardzero.agents.registry import make_agent
 from boardzero.cli.options import checked, parse_game_options
 from boardzero.core.api import CHANCE, Game, State
 from boardzero.core.errors import ConfigError
 from boardzero.core.moves import MoveNames
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
-from boardzero.eval.match import play_game
-from boardzero.eval.session import OPPONENT_FALLBACKS, agent_for
+from boardzero.play.session import HUMAN, OPPONENT_FALLBACKS, GameSession, agent_for
 
 WATCH_DELAY = 0.5  # seconds after each move when watching on a terminal
 LIST_LIMIT = 60  # legal moves listed in full up to this many
@@ -70,20 +72,15 @@ class Picture:
             self.out.flush()
 
 
-class HumanAgent(Agent):
-    """Asks a person for each move; bad input is answered with the reason and a new prompt."""
+class MovePrompt:
+    """Asks a person for a move; bad input is answered with the reason and a new prompt."""
 
-    spec = "human"
-
-    def __init__(self, game, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, *, color: bool | None = None):
-        self.game = game
+    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, *, color: bool | None = None):
         self.stdin, self.stdout = stdin, stdout
         self.picture = Picture(stdout, wants_color(stdout) if color is None else color)
 
-    def reset(self) -> None:
-        self.picture.shown = []
-
-    def act(self, view: SeatView, rng: np.random.Generator) -> int:
+    def ask(self, view: SeatView) -> int:
+        """The move the person types for ``view``'s seat (a forced move without asking)."""
         self.picture.show(view.render_parts(color=self.picture.color))
         legal = [int(a) for a in view.legal_actions]
         if len(legal) == 1:  # nothing to decide (roll when no card can be played first, ...): the log says it
@@ -120,18 +117,32 @@ class HumanAgent(Agent):
         self.stdout.flush()
 
 
-class ShowThinking(Agent):
-    """Wraps a bot so that a terminal shows 'seat 1 (best) is thinking' while it chooses."""
-
-    def __init__(self, agent: Agent, console: Console):
-        self.agent, self.console, self.spec = agent, console, agent.spec
-
-    def act(self, view: SeatView, rng: np.random.Generator) -> int:
-        with self.console.status(f"seat {view.seat} ({self.spec}) is thinking ...", spinner="dots"):
-            return self.agent.act(view, rng)
-
-    def reset(self) -> None:
-        self.agent.reset()
+def drive(
+    session: GameSession,
+    prompt: MovePrompt | None,
+    narrate: Callable[[State, int, int], None],
+    console: Console | None = None,
+) -> State:
+    """Play the session to its end: a person's seat answers ``prompt``, an agent's seat or chance is chosen
+    by the session (under 'seat 1 (best) is thinking ...' when ``console`` is given). ``narrate(position
+    before, player, action)`` is called before each move is applied; returns the final position."""
+    while (pending := session.pending()).kind != "over":
+        player = session.state.current_player
+        if pending.kind == HUMAN and pending.seat is not None:
+            if prompt is None:
+                raise ConfigError("seats", f"seat {pending.seat} is a person's but nobody is asked for moves")
+            action = prompt.ask(session.seat_view(pending.seat))
+            narrate(session.state, player, action)
+            session.play(pending.seat, action)
+            continue
+        if pending.kind == "agent" and console is not None:
+            with console.status(f"seat {pending.seat} ({session.seats[player]}) is thinking ...", spinner="dots"):
+                action = session.choose()
+        else:
+            action = session.choose()
+        narrate(session.state, player, action)
+        session.apply(action)
+    return session.state
 
 
 def in_columns(entries: list[str], width: int | None = None) -> str:
@@ -184,20 +195,19 @@ def play(
     if not 0 <= seat < the_game.num_players:
         raise ConfigError("--seat", f"must be 0..{the_game.num_players - 1} for {game}, got {seat}")
     on_terminal = sys.stdout.isatty()
-    console = Console()
     others = [specs[min(i, len(specs) - 1)] for i in range(the_game.num_players - (0 if watch else 1))]
-    agents: list[Agent] = [make_agent(spec, the_game) for spec in others]
-    if on_terminal:
-        agents = [ShowThinking(agent, console) for agent in agents]
     human_seat = None if watch else seat
     if human_seat is not None:
-        agents.insert(seat, HumanAgent(the_game))
+        others.insert(seat, HUMAN)
+    session = GameSession(the_game, others, seed=int(np.random.default_rng().integers(2**31)) if seed is None else seed)
     delay = watch_delay(delay, watch, on_terminal)
-    rng = np.random.default_rng(seed)
-    print(f"{the_game.name} — " + ", ".join(f"seat {i}: {a.spec}" for i, a in enumerate(agents)))
-    narrate = Narrator(agents, human_seat, Picture(sys.stdout, wants_color(sys.stdout)) if watch else None, delay)
+    print(f"{the_game.name} — " + ", ".join(f"seat {i}: {spec}" for i, spec in enumerate(session.seats)))
+    narrate = Narrator(
+        session.seats, human_seat, Picture(sys.stdout, wants_color(sys.stdout)) if watch else None, delay
+    )
+    prompt = MovePrompt() if human_seat is not None else None
     try:
-        final = play_game(the_game, agents, rng, seed=seed, on_step=narrate)
+        final = drive(session, prompt, narrate, Console() if on_terminal else None)
     except QuitGame as exc:
         print(f"game over: {exc}")
         return
@@ -216,8 +226,8 @@ def watch_delay(delay: float | None, watch: bool, on_terminal: bool) -> float:
 class Narrator:
     """The game log: one line per step, as the person's seat may know it; when watching, the picture once a turn."""
 
-    def __init__(self, agents: list[Agent], human_seat: int | None, picture: Picture | None, delay: float):
-        self.agents, self.human_seat, self.picture, self.delay = agents, human_seat, picture, delay
+    def __init__(self, seats: list[str], human_seat: int | None, picture: Picture | None, delay: float):
+        self.seats, self.human_seat, self.picture, self.delay = seats, human_seat, picture, delay
         self.last_player: int | None = None
 
     def __call__(self, state: State, player: int, action: int) -> None:
@@ -232,7 +242,7 @@ class Narrator:
         if self.picture is not None and player != self.last_player:
             self.picture.show(state.render_parts(color=self.picture.color))
         self.last_player = player
-        print(f"seat {player} ({self.agents[player].spec}) plays: {line}", flush=True)
+        print(f"seat {player} ({self.seats[player]}) plays: {line}", flush=True)
         if self.delay:
             time.sleep(self.delay)
 

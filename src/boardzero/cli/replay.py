@@ -17,7 +17,7 @@ import typer
 from boardzero.core.api import CHANCE, State
 from boardzero.core.errors import ConfigError
 from boardzero.eval.figures import winner_of
-from boardzero.eval.records import read_records, record_game, replay as replay_record
+from boardzero.play.records import read_records, record_game, replay as replay_record
 
 CLEAR = "\x1b[2J\x1b[H"
 RECENT = 10  # steps listed under the board

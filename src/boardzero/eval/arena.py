@@ -2,10 +2,12 @@
 
 Entrants are agent specs. When there are fewer entrants than seats the last one
 fills the remaining seats (``catan heuristic random``: one heuristic player and
-three random ones). Game ``i`` seats the entrants rotated by ``i`` places, so
-every entrant plays every seat equally often, and its setup seed and chance
-draws come from ``(seed, i)`` alone: results do not depend on the number of
-workers.
+three random ones). The games are played by the match runner (``play.runner``):
+game ``i`` seats the entrants by the one seat rotation (``play.rotation``), so
+every entrant plays every seat equally often, and its setup seed, the agents'
+draws and its chance outcomes come from ``(seed, i)`` alone: results do not
+depend on the number of workers, and game ``i`` of two matches with the same
+seed rolls the same dice as long as the positions agree (``eval.paired``).
 
 Seats count from 0 (seat 0 moves first), in every report and in JSON. Results
 count per seat: an entrant filling k seats gets k results per game, one for
@@ -29,10 +31,12 @@ import numpy as np
 from boardzero.agents.registry import make_agent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
-from boardzero.eval.match import play_seeded
-from boardzero.eval.records import RecordWriter
 from boardzero.eval.stats import wilson_interval
-from boardzero.eval.workers import check_backend, run_tasks
+from boardzero.play.records import RecordWriter
+from boardzero.play.rotation import seat_slots, seating
+from boardzero.play.runner import MatchGame, record_of, run_match
+from boardzero.play.session import GameSession
+from boardzero.play.workers import check_backend
 
 
 @dataclass
@@ -126,12 +130,6 @@ class ArenaResult:
         }
 
 
-def seat_entrants(num_entrants: int, num_players: int, rotation: int) -> list[int]:
-    """Entrant index for each seat in the game with the given rotation."""
-    slots = list(range(num_entrants)) + [num_entrants - 1] * (num_players - num_entrants)
-    return [slots[(seat + rotation) % num_players] for seat in range(num_players)]
-
-
 def _outcome(returns: np.ndarray, seat: int) -> str:
     """'win', 'draw' or 'loss' of one seat given the final returns."""
     top = returns.max()
@@ -140,29 +138,11 @@ def _outcome(returns: np.ndarray, seat: int) -> str:
     return "win" if np.count_nonzero(returns == top) == 1 else "draw"
 
 
-# Per-process cache so each worker builds its game and agents once.
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(game_name: str, options: dict, specs: list[str]) -> None:
-    # networks built here run on one thread each (nn.threads, applied by load_network): one process per core
-    game = make(game_name, **options)
-    # an entrant filling several seats gets one agent object per seat (agents may keep per-seat state);
-    # they are built once here and reset by play_game before every game
-    seats = seat_entrants(len(specs), game.num_players, 0)
-    _WORKER.update(
-        game=game, agents=[[make_agent(spec, game) for _ in range(seats.count(e))] for e, spec in enumerate(specs)]
-    )
-
-
-def _play_one(task: tuple[int, int]) -> GameResult:
-    index, seed = task
-    game, entrants = _WORKER["game"], _WORKER["agents"]
-    seats = seat_entrants(len(entrants), game.num_players, index)
-    agents = [entrants[e][seats[:seat].count(e)] for seat, e in enumerate(seats)]
-    played = play_seeded(game, agents, (seed, index))
-    record = dict(played.state.to_record(), agents=[agents[seat].spec for seat in range(len(seats))], index=index)
-    return GameResult(index, seats, played.state.returns().tolist(), played.decisions, record)
+def _finish(session: GameSession, task: MatchGame) -> GameResult:
+    index = task.tag
+    seats = [int(name) for name in task.seats]
+    record = record_of(session, index=index)
+    return GameResult(index, seats, session.state.returns().tolist(), session.decisions, record)
 
 
 def check_match(game_name: str, specs: list[str], *, num_games: int = 1, options: dict | None = None):
@@ -195,7 +175,7 @@ def run_arena(
     minutes: float | None = None,
 ) -> ArenaResult:
     """Play ``num_games`` games and summarise them per entrant; with ``records``, append each game's record
-    to that JSON-lines file (``eval.records``) as it finishes.
+    to that JSON-lines file (``play.records``) as it finishes.
 
     ``backend`` ``"local"`` plays them in ``workers`` processes here (default: one per core), ``"ray"`` in
     ``workers`` Ray actors (default: one per CPU of the cluster at ``address``); the result is the same.
@@ -219,23 +199,25 @@ def run_arena(
     check_backend(backend)
     if on_start is not None:
         on_start()
-    seat_counts = [seat_entrants(len(specs), game.num_players, 0).count(e) for e in range(len(specs))]
+    names = [str(e) for e in range(len(specs))]  # entrants by place: two may share a spec
+    seat_counts = [seat_slots(names, game.num_players).count(name) for name in names]
     result = ArenaResult(
         game.name, game.options_dict(), [EntrantSummary(s, c) for s, c in zip(specs, seat_counts)], planned=num_games
     )
-    tasks = [(i, seed) for i in range(num_games)]
+    tasks = [MatchGame((seed, i), seating(names, game.num_players, i), tag=i) for i in range(num_games)]
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
     with contextlib.ExitStack() as stack:
         writer = stack.enter_context(RecordWriter(records)) if records is not None else None
         # closing: a match stopped by its time limit stops its workers, dropping the games in play
         results = stack.enter_context(
             contextlib.closing(
-                run_tasks(
-                    _init_worker,
-                    (game_name, options, specs),
-                    _play_one,
+                run_match(
+                    game_name,
+                    options,
+                    dict(zip(names, specs)),
                     tasks,
-                    workers,
+                    finish=_finish,
+                    workers=workers,
                     chunksize=None if minutes is None else 1,
                     backend=backend,
                     address=address,

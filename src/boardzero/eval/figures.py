@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 from boardzero.core.api import CHANCE, Game
-from boardzero.eval.match import PlayedGame
 from boardzero.eval.stats import wilson_interval
+from boardzero.play.session import GameSession
 
 
-def game_facts(game: Game, played: PlayedGame, agents: list[str] | None = None) -> dict[str, Any]:
-    """What a finished game leaves for the figures (JSON-ready); ``agents``: the agent of each seat."""
+def game_facts(game: Game, played: GameSession, agents: list[str] | None = None) -> dict[str, Any]:
+    """What a finished game (its session, played or replayed) leaves for the figures (JSON-ready);
+    ``agents``: the agent of each seat."""
     by_seat = [Counter() for _ in range(game.num_players)]
     for player, action in played.moves:
         if player != CHANCE:

@@ -1,10 +1,11 @@
 """Two agents compared on the same games: two arena record files of one match setup (the same games, seeds and
 seats, ``boardzero arena ... --seed S --records F``), where one agent took the other's seats.
 
-A game depends only on ``(seed, i)``, so game ``i`` of both files deals the same board and draws its chance
-outcomes from the same stream. The agents draw from that stream too, so the dice are the same only until the two
-agents' own draws differ (a search with another number of simulations draws another number of hidden hands).
-Many games still end the same way for both, and the games that tell them apart are those won by one of them only.
+A game depends only on ``(seed, i)``, so game ``i`` of both files deals the same board, and its chance outcomes
+come from the game's own stream keyed by (setup seed, ply), apart from the agents' draws (``play.runner``): the
+two games roll the same dice at the same ply as long as their positions agree, whatever the agents drew to get
+there (common random numbers). Many games still end the same way for both, and the games that tell them apart
+are those won by one of them only.
 Their count gives the sign test: under "no difference" each such game is a coin flip, so
 ``z = (only_a - only_b) / sqrt(only_a + only_b)``. It needs far fewer games than comparing two win rates whose
 games were drawn apart.
@@ -19,8 +20,8 @@ from typing import Any
 
 from boardzero.core.errors import ConfigError
 from boardzero.eval.figures import winner_of
-from boardzero.eval.records import numbered_records
 from boardzero.eval.stats import wilson_interval
+from boardzero.play.records import numbered_records
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from boardzero.core.errors import ConfigError
 from boardzero.eval import plots
 from boardzero.eval.figures import GameFigures, collect, figures_markdown, game_facts
 from boardzero.eval.ratings import Ratings
-from boardzero.eval.records import read_records, record_game, replay
 from boardzero.eval.tournament import Tournament, load_tournament
 from boardzero.learn.metrics import read_metrics
 from boardzero.learn.rundir import RunDir
+from boardzero.play.records import read_records, record_game, replay
 
 Table = tuple[list[str], list[list[str]]]  # headers, rows of cells
 
@@ -182,7 +182,7 @@ def report_records(path: str | Path, out_dir: str | Path | None = None) -> list[
     for record in records:
         key = (record["game"], json.dumps(record.get("options", {}), sort_keys=True))
         game = games.get(key) or games.setdefault(key, record_game(record))
-        figures.add(game_facts(game, replay(record, game), record.get("agents")))
+        figures.add(game_facts(game, replay(record, game, keep_log=False), record.get("agents")))
     names = ", ".join(sorted({g.name for g in games.values()}))
     figure_paths, figure_lines = _figures_section(figures, out)
     lines = [f"# Games in {path.name} ({names})"] + figure_lines[3:]

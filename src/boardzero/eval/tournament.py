@@ -3,11 +3,12 @@ reward matrix, standings and Bradley-Terry ratings (``eval.ratings``) from all r
 
 - Lineups: in a two-player game every pair of agents; in a game of P players every combination of P
   different agents (so every agent meets every set of opponents).
-- Seats: game ``g`` of a lineup seats its members (sorted by name) in the order ``seat_order(P, g)``: the P
-  rotations of one order, then of the next, so every P consecutive games give each member each seat once
-  and P! games cover every seat order.
-- Seeds: game ``g`` of a lineup draws its setup and chance from ``(seed, crc32 of the lineup's names, g)``
-  alone: results depend neither on the order the agents are named in nor on the worker nor on other games.
+- Seats: game ``g`` of a lineup seats its members (sorted by name) by the one seat rotation
+  (``play.rotation``): the P rotations of one order, then of the next, so every P consecutive games give
+  each member each seat once and P! games cover every seat order.
+- Seeds: the match runner (``play.runner``) plays game ``g`` of a lineup with its setup, the agents' draws
+  and its chance outcomes from ``(seed, crc32 of the lineup's names, g)`` alone: results depend neither on
+  the order the agents are named in nor on the worker nor on other games.
 - Openings: with ``opening_plies`` K, the first K steps of every game are uniformly random moves, drawn
   from ``(seed, lineup, g // P)``, so the P games of a rotation block share their opening (for games without
   chance) and two deterministic agents play varied games instead of one game over and over.
@@ -35,13 +36,14 @@ from boardzero.agents.registry import make_agent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.eval.figures import collect, game_facts, winner_of
-from boardzero.eval.match import play_seeded
 from boardzero.eval.ratings import Ratings, rate
-from boardzero.eval.records import RecordWriter
 from boardzero.eval.stats import wilson_interval
-from boardzero.eval.workers import check_backend, run_tasks
-from boardzero.learn.evaluation import RandomOpening
 from boardzero.nn.checkpoint import atomic_write_bytes
+from boardzero.play.records import RecordWriter
+from boardzero.play.rotation import seating
+from boardzero.play.runner import MatchGame, record_of, run_match
+from boardzero.play.session import GameSession
+from boardzero.play.workers import check_backend
 
 FORMAT = "boardzero-tournament"
 FORMAT_VERSION = 1
@@ -252,45 +254,27 @@ def lineups(names: list[str], num_players: int) -> list[tuple[str, ...]]:
     return [tuple(sorted(combo)) for combo in itertools.combinations(names, num_players)]
 
 
-def seat_order(num_players: int, number: int) -> list[int]:
-    """Which member of a lineup sits in each seat in its game ``number`` (see the module docstring)."""
-    bases = [(0, *rest) for rest in itertools.permutations(range(1, num_players))]
-    base = bases[(number // num_players) % len(bases)]
-    return [base[(seat + number) % num_players] for seat in range(num_players)]
-
-
 def lineup_seed(lineup: tuple[str, ...]) -> int:
     return zlib.crc32("\x1f".join(lineup).encode())
 
 
-# Per-process cache so each worker builds its game and agents once.
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(game_name: str, options: dict, specs: dict[str, str], opening_plies: int) -> None:
-    game = make(game_name, **options)
-    _WORKER.update(
-        game=game, agents={name: make_agent(spec, game) for name, spec in specs.items()}, opening_plies=opening_plies
+def match_game(lineup: tuple[str, ...], number: int, seed: int) -> MatchGame:
+    """Game ``number`` of a lineup: its seats, its key, and the key of its opening shared by the P games of
+    its rotation block."""
+    key = lineup_seed(lineup)
+    return MatchGame(
+        (seed, key, number),
+        seating(lineup, len(lineup), number),
+        opening=(seed, key, number // len(lineup), 1),
+        tag=(lineup, number),
     )
 
 
-def _play_one(task: tuple[tuple[str, ...], int, int]) -> tuple[TournamentGame, dict[str, Any]]:
-    lineup, number, seed = task
-    game, agents, plies = _WORKER["game"], _WORKER["agents"], _WORKER["opening_plies"]
-    seats = [lineup[member] for member in seat_order(len(lineup), number)]
-    players = [agents[name] for name in seats]
-    if plies:
-        opening = np.random.default_rng([seed, lineup_seed(lineup), number // len(lineup), 1])
-        players = [RandomOpening(agent, plies, opening) for agent in players]
-    played = play_seeded(game, players, (seed, lineup_seed(lineup), number))
-    record = dict(
-        played.state.to_record(),
-        agents=[agents[name].spec for name in seats],
-        names=seats,
-        lineup=list(lineup),
-        game_number=number,
-    )
-    return TournamentGame(lineup, number, seats, game_facts(game, played, seats)), record
+def _finish(session: GameSession, task: MatchGame) -> tuple[TournamentGame, dict[str, Any]]:
+    lineup, number = task.tag
+    seats = list(task.seats)
+    record = record_of(session, names=seats, lineup=list(lineup), game_number=number)
+    return TournamentGame(lineup, number, seats, game_facts(session.game, session, seats)), record
 
 
 def prepare(
@@ -344,12 +328,12 @@ def _identity(tournament: Tournament) -> str:
     )
 
 
-def missing_games(tournament: Tournament, num_players: int) -> list[tuple[tuple[str, ...], int, int]]:
-    """(lineup, game number, seed) of every game still to play, game numbers outermost (an interrupted
-    tournament has played every lineup about equally often)."""
+def missing_games(tournament: Tournament, num_players: int) -> list[MatchGame]:
+    """Every game still to play, game numbers outermost (an interrupted tournament has played every lineup
+    about equally often)."""
     done = {g.key for g in tournament.games}
     return [
-        (lineup, number, tournament.seed)
+        match_game(lineup, number, tournament.seed)
         for number in range(tournament.games_per_lineup)
         for lineup in lineups(tournament.names, num_players)
         if (lineup, number) not in done
@@ -398,12 +382,14 @@ def run_tournament(
     started = last_save = time.monotonic()
     spent_before = tournament.spent_s
     try:
-        for game, record in run_tasks(
-            _init_worker,
-            (game_name, options, specs, opening_plies),
-            _play_one,
+        for game, record in run_match(
+            game_name,
+            options,
+            specs,
             tasks,
-            workers,
+            finish=_finish,
+            opening_plies=opening_plies,
+            workers=workers,
             chunksize=1,
             backend=backend,
             address=address,

@@ -20,7 +20,7 @@ Training: ``RayActorPool`` is the runtime's ``ActorPool`` with Ray actors.
   dies takes its actors with it; ``boardzero train`` with the same run
   directory resumes from the newest checkpoint and starts new actors.
 
-Matches: ``RAY_TASKS`` is the ``eval.workers`` backend that plays arena and
+Matches: ``RAY_TASKS`` is the ``play.workers`` backend that plays arena and
 tournament games in Ray actors; a game depends on its seed and index alone,
 so the result is the local one.
 
@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from boardzero.core.errors import ConfigError
-from boardzero.eval.workers import TaskBackend, chunk_size, start_worker
 from boardzero.learn.actors import Delivery, build_outbox
+from boardzero.play.workers import TaskBackend, chunk_size, start_worker
 
 INSTALL_HINT = "pip install 'boardzero[ray]'"
 MAX_CONSECUTIVE_DEATHS = 3  # an actor slot whose replacements die this often without delivering stops the run
@@ -258,7 +258,7 @@ class RayActorPool:
 
 
 class TaskActor:
-    """A Ray actor that plays tasks of ``eval.workers.run_tasks`` (arena or tournament games), in chunks."""
+    """A Ray actor that plays tasks of ``play.workers.run_tasks`` (arena or tournament games), in chunks."""
 
     def __init__(self, setup, args: tuple, directory: str):
         follow_directory(directory)

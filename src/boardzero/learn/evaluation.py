@@ -1,63 +1,66 @@
 """Periodic evaluation during training: the trained agent against opponent specs (every method), and for
-AlphaZero the greedy network vs random, search vs rollout MCTS and vs the previous best."""
+AlphaZero the greedy network vs random, search vs rollout MCTS and vs the previous best. The games are
+played here, in the training process, by the match runner (``play.runner.Table``) that plays the arena's
+and tournaments' games."""
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 import numpy as np
 from torch import nn
 
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
-from boardzero.agents.play import play_game
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game
 from boardzero.learn.config import EvalConfig
+from boardzero.play.rotation import seating
+from boardzero.play.runner import MatchGame, Table
+from boardzero.play.session import GameSession
+
+AGENT, OPPONENT = "agent", "opponent"  # the entrants of an evaluation match
 
 
-class RandomOpening(Agent):
-    """Plays uniformly random moves for the first ``plies`` entries of the history, then defers to ``agent``.
-
-    Two deterministic searchers would otherwise replay the same game over and over. The random moves come
-    from ``rng`` when given (one generator shared by every seat of a game makes the opening a function of
-    that generator's seed, so games with the seats swapped can share it), else from the rng ``act`` gets.
-    """
-
-    def __init__(self, agent: Agent, plies: int, rng: np.random.Generator | None = None):
-        self.agent, self.plies, self.rng = agent, plies, rng
-        self.spec = agent.spec
-
-    def reset(self) -> None:
-        self.agent.reset()
-
-    def act(self, view, rng: np.random.Generator) -> int:
-        if len(view.history) < self.plies:
-            return int((self.rng or rng).choice(view.legal_actions))
-        return self.agent.act(view, rng)
+def _agent_score(session: GameSession, task: MatchGame) -> float:
+    """The agent's result from its own seat: 1 above each other seat, 0.5 level, 0 below, averaged."""
+    seat = task.seats.index(AGENT)
+    returns = session.state.returns()
+    others = np.delete(returns, seat)
+    return float(np.mean(np.where(returns[seat] > others, 1.0, np.where(returns[seat] == others, 0.5, 0.0))))
 
 
 def score(
-    game: Game, agent: Agent, opponent_factory, games: int, rng: np.random.Generator, *, opening_plies: int = 0
+    game: Game,
+    agent: Agent,
+    opponent_factory: Callable[[], Agent],
+    games: int,
+    rng: np.random.Generator,
+    *,
+    opening_plies: int = 0,
 ) -> float:
-    """Mean score of ``agent`` (win 1, draw or shared place 0.5, loss 0), its seat rotated over the games.
+    """Mean score of ``agent`` (win 1, draw or shared place 0.5, loss 0) over ``games`` games of the match
+    runner (``play.runner``): the agent in one seat, an opponent from ``opponent_factory`` in each other, the
+    seats rotated by the one seat rotation (``play.rotation``), each game keyed by a seed drawn from ``rng``.
 
     A seat's result is ranked against the others' returns, so it works for any number of players.
-    The first ``opening_plies`` moves of each game are random, for both sides.
+    The first ``opening_plies`` moves of each game are random, for both sides, the same in the games of a
+    rotation block.
     """
     if games <= 0:
         return float("nan")
-    total = 0.0
-    for index in range(games):
-        seat = index % game.num_players
-        agents = [agent if s == seat else opponent_factory() for s in range(game.num_players)]
-        if opening_plies:
-            agents = [RandomOpening(a, opening_plies) for a in agents]
-        returns = play_game(game, agents, rng, seed=int(rng.integers(2**31))).returns()
-        others = np.delete(returns, seat)
-        total += float(np.mean(np.where(returns[seat] > others, 1.0, np.where(returns[seat] == others, 0.5, 0.0))))
-    return total / games
+    table = Table(
+        game, {AGENT: lambda: agent, OPPONENT: opponent_factory}, opening_plies=opening_plies, finish=_agent_score
+    )
+    seed = int(rng.integers(2**31))
+    players = game.num_players
+    tasks = [
+        MatchGame((seed, i), seating((AGENT, OPPONENT), players, i), opening=(seed, i // players, 1))
+        for i in range(games)
+    ]
+    return sum(table.play(task) for task in tasks) / games
 
 
 def against_opponents(game: Game, agent: Agent, config: EvalConfig, rng: np.random.Generator) -> dict[str, float]:

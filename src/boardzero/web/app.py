@@ -46,7 +46,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.exceptions import HTTPException
 
 from boardzero.core.errors import BoardzeroError, ConfigError, IllegalActionError
-from boardzero.eval.session import GameSession, NotYourTurnError
+from boardzero.play.records import replay as replay_record
+from boardzero.play.session import GameSession, NotYourTurnError
 from boardzero.web.config import ServerConfig
 from boardzero.web.games import ApiError, GameManager, LiveGame
 from boardzero.web.store import STATUSES, GameStore
@@ -482,7 +483,7 @@ def _ended(live: LiveGame) -> dict:
 
 @functools.lru_cache(maxsize=8)
 def _replayed(record_json: str) -> GameSession:
-    return GameSession.from_record(json.loads(record_json))
+    return replay_record(json.loads(record_json))
 
 
 def replay(record: dict[str, Any], ply: int, *, reveal: bool) -> dict:
@@ -497,9 +498,7 @@ def replay(record: dict[str, Any], ply: int, *, reveal: bool) -> dict:
         raise ConfigError("record", f"does not replay: {exc}") from None
     total = len(full.log)
     ply = min(ply, total)
-    state = full.game.new_state(seed=full.seed)
-    for entry in full.log[:ply]:
-        state.apply(entry.action)
+    state = replay_record(dict(json.loads(key), actions=full.actions[:ply]), full.game, keep_log=False).state
     return {
         "game": full.game.name,
         "seats": [{"seat": i, "player": s} for i, s in enumerate(full.seats)],

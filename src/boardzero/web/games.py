@@ -28,8 +28,8 @@ from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game, State
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import games, make, option_docs
-from boardzero.eval.records import numbered_records
-from boardzero.eval.session import (
+from boardzero.play.records import numbered_records, replay
+from boardzero.play.session import (
     HUMAN,
     OPPONENT_FALLBACKS,
     GameSession,
@@ -226,9 +226,7 @@ class GameManager:
 
     def _revive(self, stored: StoredGame) -> LiveGame:
         game = make(stored.game, **stored.options)
-        live = LiveGame(
-            stored, GameSession(game, stored.seats, seed=stored.seed, actions=stored.actions, with_agents=False)
-        )
+        live = LiveGame(stored, replay(session_record(game, stored.seed, stored.seats, stored.actions or []), game))
         with self._lock:
             live = self.live.setdefault(stored.id, live)
             self._forget_finished(keep=live)
@@ -353,13 +351,10 @@ class GameManager:
         try:
             self.store.append(live.id, entry.ply, entry.action, over=over, returns=returns)
         except Exception:
-            live.session = GameSession(
-                live.game,
-                live.session.seats,
-                seed=live.session.seed,
-                actions=live.session.actions[:-1],
-                with_agents=False,
-            )  # as stored
+            session = live.session
+            live.session = replay(  # as stored
+                session_record(live.game, session.seed, session.seats, session.actions[:-1]), live.game
+            )
             raise
         if over:
             live.status, live.returns = "finished", returns
@@ -451,6 +446,11 @@ class GameManager:
         return result
 
 
+def session_record(game: Game, seed: int | None, seats: list[str], actions: list[int]) -> dict:
+    """The record a stored game replays from (``play.records.replay``, the one replay path)."""
+    return {"game": game.name, "options": game.options_dict(), "seed": seed, "seats": list(seats), "actions": actions}
+
+
 def resignation_returns(game: Game, state: State, resigned: int) -> list[float]:
     """The result of a game its last person resigned: the resigning seat gets the game's lowest return; the
     other seats are ranked as a game cut short by a turn cap is, where the state scores seats
@@ -467,7 +467,7 @@ def resignation_returns(game: Game, state: State, resigned: int) -> list[float]:
 
 
 def load_records(paths: list[Path]) -> list[dict]:
-    """Game records from JSON-lines files (``eval.records.numbered_records``), each with its ``source``:
+    """Game records from JSON-lines files (``play.records.numbered_records``), each with its ``source``:
     file name and line."""
     return [
         {**record, "source": f"{Path(path).name}:{number}"}

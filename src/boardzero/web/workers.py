@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardzero.core.registry import make
-from boardzero.eval.session import HINT_FALLBACKS, GameSession, agent_for, win_chances
+from boardzero.play.records import replay
+from boardzero.play.session import HINT_FALLBACKS, GameSession, agent_for, win_chances
 
 log = logging.getLogger("boardzero.web")
 PRELOAD = [
@@ -77,7 +78,9 @@ class _Computer:
     def session(self, job: Job) -> GameSession:
         session = self.sessions.pop(job.key, None)
         if session is None or session.seats != job.seats or session.actions != job.actions[: session.ply]:
-            session = GameSession(make(job.game, **job.options), job.seats, seed=job.seed, actions=job.actions)
+            game = make(job.game, **job.options)
+            record = {"game": game.name, "options": game.options_dict(), "seed": job.seed, "seats": job.seats}
+            session = replay(dict(record, actions=job.actions), game, with_agents=True)
         else:
             for action in job.actions[session.ply :]:
                 session.apply(action)

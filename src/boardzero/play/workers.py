@@ -27,7 +27,7 @@ class TaskBackend:
 
 
 BACKENDS: dict[str, str | TaskBackend] = {
-    "local": "boardzero.eval.workers:LOCAL",
+    "local": "boardzero.play.workers:LOCAL",
     "ray": "boardzero.integrations.ray:RAY_TASKS",  # needs the ray extra
 }
 

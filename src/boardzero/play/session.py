@@ -1,21 +1,32 @@
 """A game between people and agents, driven one decision at a time (no blocking loop).
 
-A ``GameSession`` holds the true state. Whoever drives it (the web server, a
-terminal) asks ``pending()`` who decides next: a person's seat waits for
-``play(seat, action)``; an agent's seat or a chance node is advanced by
+A ``GameSession`` holds the true state, and every game boardzero plays goes
+through one: the terminal, the web server, and the match runner
+(``play.runner``) behind the arena, tournaments and training's evaluations.
+Whoever drives it asks ``pending()`` who decides next: a person's seat waits
+for ``play(seat, action)``; an agent's seat or a chance node is advanced by
 ``step()``, or in two halves, ``choose()`` (slow, reads a copy, may run in a
 worker thread) and ``apply(action)``, so a server never holds its lock while
-an agent thinks. Chance outcomes and agents' rngs come from ``(seed, ply)``,
-so a session rebuilt from its record (``actions=``) goes on the same way.
+an agent thinks; ``advance()`` steps until a person is to move or the game ends.
+
+Common random numbers: a chance outcome comes from the game's own stream,
+keyed by ``(seed, ply)`` alone, whatever the agents drew before it, so two
+games with the same seed roll the same dice at the same ply as long as their
+positions agree, even between different agents. The agents draw from
+``(seed, ply)`` too (a session rebuilt from its record, ``play.records.replay``,
+goes on the same way), or from one ``agent_rng`` for the whole game where the
+match runner gives one.
 
 The log keeps one entry per applied action with its text for those who may
 see it and, for a hidden chance outcome (a card drawn or stolen), the text for
-everyone else; ``log_for(seat)`` gives what a seat may read.
+everyone else; ``log_for(seat)`` gives what a seat may read. A session that
+keeps no log (``keep_log=False``, the match runner's games) still keeps every
+(player, action) step in ``moves``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,8 +35,7 @@ from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import CHANCE, Game, State, sample_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
-from boardzero.core.registry import make
-from boardzero.core.view import SeatView
+from boardzero.core.view import SeatView, view_for
 
 HUMAN = "human"  # the seat spec of a person
 # tried in order when no opponent is asked for: the shipped model, then the Catan bot, then plain search
@@ -101,10 +111,21 @@ class GameSession:
     """One game: seat specs (``HUMAN`` or an agent spec), a seed, and the actions so far."""
 
     def __init__(
-        self, game: Game, seats: list[str], *, seed: int | None, actions: Iterable[int] = (), with_agents: bool = True
+        self,
+        game: Game,
+        seats: Sequence[str],
+        *,
+        seed: int | None,
+        with_agents: bool = True,
+        agents: Mapping[int, Agent] | None = None,
+        agent_rng: np.random.Generator | None = None,
+        keep_log: bool = True,
     ):
         """``seats``: ``HUMAN`` or an agent spec per seat (only labels when not ``with_agents``, as for
-        replaying a record); ``seed`` fixes the setup and, with the ply, every chance outcome and agent rng."""
+        replaying a record); ``seed`` fixes the setup and, with the ply, every chance outcome and agent rng.
+        ``agents``: agents already built for some seats (the match runner's, kept between games), used as
+        they are; ``agent_rng``: the one stream every agent draws from instead of ``(seed, ply)``;
+        ``keep_log``: False keeps only ``moves`` (no texts), for games nobody reads move by move."""
         if len(seats) != game.num_players:
             raise ConfigError("seats", f"{game.name} with these options has {game.num_players} seats, got {len(seats)}")
         if seed is not None and (not isinstance(seed, int) or seed < 0):
@@ -112,13 +133,17 @@ class GameSession:
         self.game = game
         self.seats = list(seats)
         self.seed = seed
+        given = dict(agents or {})
         self.agents: dict[int, Agent] = {
-            i: make_agent(spec, game) for i, spec in enumerate(seats) if spec != HUMAN and with_agents
+            i: given[i] if i in given else make_agent(spec, game)
+            for i, spec in enumerate(seats)
+            if spec != HUMAN and (with_agents or i in given)
         }
+        self.agent_rng = agent_rng
+        self.keep_log = keep_log
         self.state: State = game.new_state(seed=seed)
         self.log: list[LogEntry] = []
-        for action in actions:
-            self.apply(action)
+        self.moves: list[tuple[int, int]] = []  # (player, action) per step, CHANCE as the player of chance outcomes
 
     # ------------------------------------------------------------------ who moves
     def pending(self) -> Pending:
@@ -131,19 +156,25 @@ class GameSession:
 
     @property
     def ply(self) -> int:
-        return len(self.log)
+        return len(self.moves)
 
     @property
     def actions(self) -> list[int]:
-        return [entry.action for entry in self.log]
+        return [action for _, action in self.moves]
+
+    @property
+    def decisions(self) -> int:
+        """Player actions (chance outcomes not counted)."""
+        return sum(player != CHANCE for player, _ in self.moves)
 
     def rng(self, ply: int | None = None) -> np.random.Generator:
         """The rng of a ply's chance outcome or agent decision: fixed by the seed and the ply."""
         return np.random.default_rng([self.seed or 0, self.ply if ply is None else ply])
 
     # ------------------------------------------------------------------ moving
-    def play(self, seat: int, action: int) -> LogEntry:
-        """A person's move for ``seat``; raises (changing nothing) when it is not theirs to make or illegal."""
+    def play(self, seat: int, action: int) -> LogEntry | None:
+        """A person's move for ``seat``; raises (changing nothing) when it is not theirs to make or illegal.
+        Returns its log entry (None when keeping no log)."""
         if not 0 <= seat < self.game.num_players:
             raise ConfigError("seat", f"{self.game.name} has seats 0..{self.game.num_players - 1}, got {seat}")
         if self.seats[seat] != HUMAN:
@@ -161,33 +192,51 @@ class GameSession:
         pending = self.pending()
         if pending.kind == "chance":
             return int(sample_chance(self.state, self.rng()))
-        if pending.kind != "agent" or pending.seat not in self.agents:
+        seat = pending.seat
+        agent = self.agents.get(seat) if pending.kind == "agent" and seat is not None else None
+        if agent is None or seat is None:
             raise NotYourTurnError(-1, f"no automatic move: {pending.kind} to move")
-        return int(self.agents[pending.seat].act(self.seat_view(pending.seat), self.rng()))
+        view = view_for(self.state.clone(), seat, getattr(agent, "full_sight", False))
+        return int(agent.act(view, self.agent_rng if self.agent_rng is not None else self.rng()))
 
-    def step(self) -> LogEntry:
-        """Apply the next chance outcome or agent decision."""
-        return self.apply(self.choose())
+    def step(self, on_step: Callable[[State, int, int], None] | None = None) -> LogEntry | None:
+        """Apply the next chance outcome or agent decision (its log entry; None when keeping no log);
+        ``on_step(position before, player, action)`` is called before it is applied."""
+        action = self.choose()
+        if on_step is not None:
+            on_step(self.state, self.state.current_player, action)
+        return self._apply(action)
 
-    def advance(self, max_steps: int = 1_000_000) -> int:
+    def advance(self, max_steps: int = 1_000_000, on_step: Callable[[State, int, int], None] | None = None) -> int:
         """Step until a person is to move or the game ends; returns the steps taken."""
         steps = 0
         while steps < max_steps and self.pending().kind in ("agent", "chance"):
-            self.step()
+            self.step(on_step)
             steps += 1
         return steps
 
-    def apply(self, action: int) -> LogEntry:
-        """Apply any legal action or outcome (no seat check) and log it; raises IllegalActionError otherwise."""
+    def apply(self, action: int) -> LogEntry | None:
+        """Apply any legal action or outcome (no seat check) and log it; raises IllegalActionError, changing
+        nothing, otherwise. Returns the log entry (None when keeping no log)."""
+        action = int(action)
+        if not _possible(self.state, action):
+            self.state.apply(action)  # raises the game's IllegalActionError with its reason
+            raise IllegalActionError(action, "not possible here")  # pragma: no cover - apply raised
+        return self._apply(action)
+
+    def _apply(self, action: int) -> LogEntry | None:
+        """Apply an action the state itself checks (a chance draw or an agent's choice)."""
         state = self.state
         actor = state.current_player
         action = int(action)
-        if not _possible(state, action):
-            state.apply(action)  # raises the game's IllegalActionError with its reason
-            raise IllegalActionError(action, "not possible here")  # pragma: no cover - apply raised
+        if not self.keep_log:
+            state.apply(action)
+            self.moves.append((actor, action))
+            return None
         text = state.action_name(action)
         hidden_text = state.hidden_name(action) if actor == CHANCE and self.game.has_hidden_information else None
         state.apply(action)
+        self.moves.append((actor, action))
         seen_by = state.last_seen_by() if self.game.has_hidden_information else None
         entry = LogEntry(len(self.log), actor, action, text, seen_by, hidden_text if seen_by is not None else None)
         self.log.append(entry)
@@ -215,14 +264,6 @@ class GameSession:
     def seat_view(self, seat: int) -> SeatView:
         """``seat``'s view of a copy of the position (safe to read while the game goes on)."""
         return SeatView(self.state.clone(), seat)
-
-    @classmethod
-    def from_record(cls, record: dict) -> GameSession:
-        """A session replaying a record (``State.to_record()``, with ``seats`` labels if known); its seats
-        have no agents."""
-        game = make(record["game"], **record.get("options", {}))
-        seats = record.get("seats") or [f"seat {i}" for i in range(game.num_players)]
-        return cls(game, seats, seed=record.get("seed"), actions=record["actions"], with_agents=False)
 
     def record(self) -> dict:
         """The replayable record (setup seed + every action), with the seat specs."""

@@ -7,7 +7,8 @@ import pytest
 
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import make
-from boardzero.eval.session import (
+from boardzero.play.records import replay
+from boardzero.play.session import (
     HINT_FALLBACKS,
     HUMAN,
     OPPONENT_FALLBACKS,
@@ -43,7 +44,7 @@ def test_choose_changes_nothing_and_a_rebuilt_session_chooses_alike():
     session = GameSession(game, ["random", "heuristic", "weighted"], seed=4)
     for _ in range(60):
         session.step()
-    rebuilt = GameSession(game, session.seats, seed=4, actions=session.actions)
+    rebuilt = replay(session.record(), game, with_agents=True)
     history = list(session.state.history)
     assert session.choose() == rebuilt.choose() and session.state.history == history
     for _ in range(40):
@@ -65,9 +66,10 @@ def test_hidden_chance_outcomes_are_logged_for_those_who_saw_them():
 def test_a_record_replays_into_a_session_without_agents():
     session = GameSession(make("tictactoe"), ["random", "random"], seed=0)
     session.advance()
-    replay = GameSession.from_record(session.record())
-    assert replay.actions == session.actions and replay.agents == {} and replay.seats == ["random", "random"]
-    assert replay.state.public_view(None) == session.state.public_view(None)
+    replayed = replay(session.record())
+    assert replayed.actions == session.actions and replayed.agents == {} and replayed.seats == ["random", "random"]
+    assert replayed.state.public_view(None) == session.state.public_view(None)
+    assert [e.text for e in replayed.log] == [e.text for e in session.log]
 
 
 def test_bad_sessions_are_refused():

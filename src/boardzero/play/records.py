@@ -2,7 +2,11 @@
 
 A record is ``State.to_record()`` (game, options, setup seed, every action id including chance outcomes,
 returns) plus ``agents``: the agent of each seat, and where the game came from (``index`` in an arena,
-``lineup`` and ``game`` in a tournament).
+``lineup`` and ``game`` in a tournament); a web game's record has ``seats``.
+
+``replay`` is the one way a record is played back, for everyone: ``boardzero replay``, the web server
+reviving a stored game or showing a record, an agent worker catching up with a game, and the figures of a
+records file. It rebuilds the game's ``GameSession`` and applies every action through it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 from boardzero.core.api import Game, State
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import make
-from boardzero.eval.match import PlayedGame
+from boardzero.play.session import GameSession
 
 
 class RecordWriter:
@@ -75,29 +79,34 @@ def record_game(record: dict[str, Any]) -> Game:
 
 
 def replay(
-    record: dict[str, Any], game: Game | None = None, *, on_step: Callable[[State, int, int], None] | None = None
-) -> PlayedGame:
-    """Replay a record to its end: the final position and every (player, action) step; ``on_step(position
-    before, player, action)`` is called before each step, as in ``play_game``. A record that does not replay
-    (a foreign game, an illegal action, stored returns that differ from the replayed ones) is a ConfigError."""
+    record: dict[str, Any],
+    game: Game | None = None,
+    *,
+    on_step: Callable[[State, int, int], None] | None = None,
+    with_agents: bool = False,
+    keep_log: bool = True,
+) -> GameSession:
+    """Replay a record to its end: the game's session after every action (its ``state``, ``moves`` and, with
+    ``keep_log``, its log). ``on_step(position before, player, action)`` is called before each step;
+    ``with_agents`` builds the agents of the record's ``seats`` (specs) so the session can go on playing.
+    A record that does not replay (a foreign game, an illegal action, stored returns that differ from the
+    replayed ones) is a ConfigError."""
     game = game or record_game(record)
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, int) for a in actions):
         raise ConfigError("record.actions", "expected a list of integer action ids")
-    state = game.state_from_record(dict(record, actions=[]))  # checks the game, its options and the setup
-    moves: list[tuple[int, int]] = []
+    game.state_from_record(dict(record, actions=[]))  # checks the game, its options and the setup
+    seats = record.get("seats") or [f"seat {i}" for i in range(game.num_players)]
+    session = GameSession(game, seats, seed=record.get("seed"), with_agents=with_agents, keep_log=keep_log)
     for number, action in enumerate(actions, 1):
-        player = state.current_player
         if on_step is not None:
-            on_step(state, player, action)
+            on_step(session.state, session.state.current_player, action)
         try:
-            state.apply(action)
+            session.apply(action)
         except IllegalActionError as exc:
             raise ConfigError("record.actions", f"step {number} does not replay: {exc}") from None
-        moves.append((player, action))
     stored = record.get("returns")
-    if stored is not None and [float(r) for r in stored] != state.returns().tolist():
-        raise ConfigError(
-            "record.returns", f"stored returns {stored} differ from the replayed {state.returns().tolist()}"
-        )
-    return PlayedGame(state, moves)
+    final = session.state.returns().tolist()
+    if stored is not None and [float(r) for r in stored] != final:
+        raise ConfigError("record.returns", f"stored returns {stored} differ from the replayed {final}")
+    return session

@@ -7,8 +7,8 @@ import pytest
 from boardzero.core.errors import ConfigError
 from boardzero.eval.arena import run_arena
 from boardzero.eval.figures import game_facts
-from boardzero.eval.records import read_records, record_game, replay
 from boardzero.eval.tournament import Entrant, run_tournament
+from boardzero.play.records import read_records, record_game, replay
 
 
 def test_arena_records_replay_to_the_played_games(tmp_path):
