@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from boardzero.agents.registry import make_agent
-from boardzero.eval.match import play_game
+from boardzero.play.runner import play_game
 from boardzero.games.catan import Catan, CatanOptions, engine as E, random_playout
 
 
