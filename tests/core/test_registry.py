@@ -49,6 +49,14 @@ def test_coerce_rejects_bad_values_naming_the_field(value, annotation):
         coerce("field", value, annotation)
 
 
+@pytest.mark.parametrize(
+    "value,annotation", [(float("inf"), int), (float("-inf"), int), ("1e999", float), ("nan", float), ("-inf", float)]
+)
+def test_coerce_refuses_non_finite_numbers_with_a_config_error(value, annotation):
+    with pytest.raises(ConfigError, match="^field: expected a finite"):
+        coerce("field", value, annotation)
+
+
 def test_option_docs_describe_each_option():
     ((name, type_name, default, doc),) = option_docs("kuhn_poker")
     assert (name, type_name, default) == ("players", "2|3", 3) and "players" in doc

@@ -14,6 +14,7 @@ import dataclasses
 import importlib
 import importlib.metadata
 import json
+import math
 import os
 import typing
 from typing import Any
@@ -151,6 +152,10 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
             converted = annotation(value)
         except (TypeError, ValueError):
             raise ConfigError(field, f"expected {annotation.__name__}, got {value!r}") from None
+        except OverflowError:  # int() of an infinite float
+            raise ConfigError(field, f"expected a finite {annotation.__name__}, got {value!r}") from None
+        if annotation is float and not math.isfinite(converted):
+            raise ConfigError(field, f"expected a finite number, got {value!r}")
         if annotation is int and isinstance(value, float) and converted != value:
             raise ConfigError(field, f"expected an integer, got {value!r}")
         return converted
