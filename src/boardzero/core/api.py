@@ -59,6 +59,18 @@ def grid_symmetry(
     return Symmetry(name, observation, np.asarray(actions, np.int64))
 
 
+def action_id(action: Any) -> int:
+    """``action`` as a plain int id; an IllegalActionError for anything but an integer (a bool, a float, a
+    string), so ``apply(True)`` is not taken for action 1."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    raise IllegalActionError(
+        repr(action), f"an action is an integer id (int or numpy integer), not {type(action).__name__}"
+    )
+
+
 class Game(abc.ABC):
     """Static description of a game with fixed options.
 
@@ -198,7 +210,7 @@ class State(abc.ABC):
 
     def apply(self, action: int) -> None:
         """Apply a player action or a chance outcome; raises IllegalActionError and leaves the state unchanged."""
-        action = int(action)
+        action = action_id(action)
         player = self.current_player
         if player == TERMINAL:
             raise IllegalActionError(action, "the game is over")
