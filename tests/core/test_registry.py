@@ -7,7 +7,7 @@ from boardzero.core.registry import coerce, games, make, option_docs
 
 def test_games_lists_the_registered_games():
     assert {"tictactoe", "connect4", "kuhn_poker", "catan"} <= set(games())
-    assert boardzero.games() == games()
+    assert boardzero.game_names() == games()
 
 
 def test_make_builds_a_game_with_options_coerced_from_strings():
