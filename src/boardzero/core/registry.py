@@ -31,21 +31,33 @@ _GAMES: dict[str, str | type[Game]] = {
 
 
 ENVIRONMENT = "BOARDZERO_GAMES"  # {name: "module:Class"} of games registered by path, for child processes
+ENTRY_POINTS = "boardzero.games"  # the entry-point group of games in installed packages
 
 
-def _registered_elsewhere() -> dict[str, str]:
-    """Games of installed packages (entry points ``boardzero.games``) and of a parent process."""
-    found = {entry.name: entry.value for entry in importlib.metadata.entry_points(group="boardzero.games")}
+def registered_elsewhere(environment: str, group: str) -> dict[str, str]:
+    """``{name: "module:attr"}`` registered outside this process: by installed packages (entry points of
+    ``group``) and by a parent process (the JSON object in the environment variable ``environment``)."""
+    found = {entry.name: entry.value for entry in importlib.metadata.entry_points(group=group)}
+    expected = "expected a JSON object of names and 'module:attr' paths"
     try:
-        inherited = json.loads(os.environ.get(ENVIRONMENT) or "{}")
+        inherited = json.loads(os.environ.get(environment) or "{}")
     except ValueError:
-        raise ConfigError(ENVIRONMENT, "expected a JSON object of game names and 'module:Class' paths") from None
+        raise ConfigError(environment, expected) from None
     if not isinstance(inherited, dict) or not all(isinstance(v, str) for v in inherited.values()):
-        raise ConfigError(ENVIRONMENT, "expected a JSON object of game names and 'module:Class' paths")
+        raise ConfigError(environment, expected)
     return {**found, **inherited}
 
 
-_GAMES.update({name: path for name, path in _registered_elsewhere().items() if name not in _GAMES})
+def pass_to_children(environment: str, name: str, target: str) -> None:
+    """Note ``name -> target`` in the environment variable ``environment``, so the processes started from here
+    on (self-play actors, workers) find it through ``registered_elsewhere``."""
+    inherited = json.loads(os.environ.get(environment) or "{}")
+    os.environ[environment] = json.dumps({**inherited, name: target})
+
+
+_GAMES.update(
+    {name: path for name, path in registered_elsewhere(ENVIRONMENT, ENTRY_POINTS).items() if name not in _GAMES}
+)
 
 
 def register_game(name: str, target: str | type[Game]) -> None:
@@ -53,8 +65,7 @@ def register_game(name: str, target: str | type[Game]) -> None:
     started afterwards (their ``sys.path`` must find its module, as a child inherits ``PYTHONPATH``)."""
     _GAMES[name] = target
     if isinstance(target, str):
-        inherited = json.loads(os.environ.get(ENVIRONMENT) or "{}")
-        os.environ[ENVIRONMENT] = json.dumps({**inherited, name: target})
+        pass_to_children(ENVIRONMENT, name, target)
 
 
 def games() -> list[str]:
