@@ -18,7 +18,7 @@ from typing import Any
 from boardzero.agents.base import Agent
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
-from boardzero.core.registry import coerce, resolve
+from boardzero.core.registry import coerce, resolve, type_name
 
 # name -> "module:factory"; a factory is called as factory(game, *positional, **options)
 _AGENTS: dict[str, str | Callable[..., Agent]] = {
@@ -107,7 +107,7 @@ def describe_agent(name: str) -> AgentInfo:
     options = [
         AgentOption(
             p.name,
-            getattr(hints.get(p.name), "__name__", type(p.default).__name__),
+            type_name(hints[p.name]) if p.name in hints else type(p.default).__name__,
             p.default,
             meanings.get(p.name, ""),
             p.kind == p.POSITIONAL_OR_KEYWORD,

@@ -16,6 +16,7 @@ import importlib.metadata
 import json
 import math
 import os
+import types
 import typing
 from typing import Any
 
@@ -106,7 +107,7 @@ def option_docs(name: str) -> list[tuple[str, str, Any, str]]:
             default = f.default_factory()
         else:  # an option without a default: the game's constructor requires it
             default = None
-        rows.append((f.name, _type_name(hints[f.name]), default, f.metadata.get("doc", "")))
+        rows.append((f.name, type_name(hints[f.name]), default, f.metadata.get("doc", "")))
     return rows
 
 
@@ -136,7 +137,7 @@ def make(name: str, **options: Any) -> Game:
 def coerce(field: str, value: Any, annotation: Any) -> Any:
     """Convert ``value`` to ``annotation`` (int, float, bool, str or Optional of them)."""
     args = typing.get_args(annotation)
-    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         if (value is None or (isinstance(value, str) and value.lower() == "none")) and type(None) in args:
             return None
         inner = [a for a in args if a is not type(None)]
@@ -175,12 +176,13 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
     return value
 
 
-def _type_name(annotation: Any) -> str:
+def type_name(annotation: Any) -> str:
+    """A readable name of a type annotation: ``int``, ``2|3`` for a Literal, ``bool or none`` for an Optional."""
     if typing.get_origin(annotation) is typing.Literal:
         return "|".join(map(str, typing.get_args(annotation)))
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if args:
-        return _type_name(args[0]) + " or none"
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return type_name(args[0]) + " or none"
     return getattr(annotation, "__name__", str(annotation))
 
 
