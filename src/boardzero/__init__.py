@@ -6,12 +6,12 @@ The public API::
     game = boardzero.make("connect4")          # or "catan", players=3, ...
     state = game.new_state(seed=0)
     agent = boardzero.make_agent("mcts:sims=400", game)
+    boardzero.game_names()                     # every registered game
 """
 
-from boardzero import games  # callable package: boardzero.games() lists the games
 from boardzero.core.api import CHANCE, TERMINAL, Game, State, sample_chance
 from boardzero.core.errors import BoardzeroError, CheckpointError, ConfigError, IllegalActionError
-from boardzero.core.registry import make, register_game
+from boardzero.core.registry import games as game_names, make, register_game
 from boardzero.core.view import SeatView
 
 __all__ = [
@@ -21,7 +21,7 @@ __all__ = [
     "State",
     "SeatView",
     "sample_chance",
-    "games",
+    "game_names",
     "make",
     "register_game",
     "make_agent",

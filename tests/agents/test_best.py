@@ -227,3 +227,30 @@ def test_best_opening_batch_sets_the_setup_searchs_leaves_per_call_alone():
     ):
         with pytest.raises(ConfigError, match=refused):
             make_agent(spec, game)
+
+
+def test_best_overrides_a_stored_symmetries_setting_both_ways(tmp_path, monkeypatch):
+    from boardzero.nn.ensemble import SymmetricValueNet
+
+    _ship_td(tmp_path / "catan", 2, {"symmetries": True, "fast": {"symmetries": False}})
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    game = make("catan", players=2)
+    assert not isinstance(make_agent("best:symmetries=false", game).net, SymmetricValueNet)
+    assert isinstance(make_agent("best:fast,symmetries=true", game).net, SymmetricValueNet)
+    assert isinstance(make_agent("best:fast,symmetries", game).net, SymmetricValueNet)  # a bare word is true
+    with pytest.raises(ConfigError, match="agent best.symmetries: expected true or false"):
+        make_agent("best:symmetries=maybe", game)
+
+
+def test_best_refuses_a_stored_setting_it_does_not_know_or_a_bad_value_naming_the_model(tmp_path, monkeypatch):
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    game = make("catan", players=2)
+    _ship_td(tmp_path / "catan", 2, {"sims": 8, "fast": {"simz": 0}})
+    make_agent("best", game)
+    with pytest.raises(
+        ConfigError, match=r"agent best \(model-2p.json, fast\).simz: unknown play setting; allowed: depth"
+    ):
+        make_agent("best:fast", game)
+    _ship_td(tmp_path / "catan", 2, {"sims": -3})
+    with pytest.raises(ConfigError, match=r"agent best \(model-2p.json\).sims: must be >= 0, got -3"):
+        make_agent("best", game)

@@ -27,6 +27,9 @@ def test_spec_options_reach_the_search():
         ("mcts:rollouts=0", "rollouts"),
         ("mcts:selection=best", "selection"),
         ("mcts:sims=lots", "sims"),
+        ("mcts:c=1e999", "agent mcts.c: expected a finite number"),
+        ("mcts:c=-inf", "agent mcts.c: expected a finite number"),
+        ("mcts:temperature=nan", "agent mcts.temperature: expected a finite number"),
     ],
 )
 def test_bad_options_are_config_errors(spec, field):

@@ -65,3 +65,25 @@ def test_connect4_opens_in_the_centre(rng):
 def test_other_games_are_a_clear_config_error():
     with pytest.raises(ConfigError, match="no exact solver for game 'kuhn_poker'"):
         make_agent("solver", make("kuhn_poker"))
+
+
+def test_any_game_that_declares_an_exact_solver_is_solved_without_its_name_known(rng):
+    from boardzero.core.api import ExactSolver
+    from boardzero.eval.accuracy import move_accuracy, phase_of, sample_positions
+    from boardzero.games.tictactoe import TicTacToe
+
+    class Noughts(TicTacToe):  # tic-tac-toe under a name nothing in boardzero knows
+        name = "noughts"
+
+        def exact_solver(self) -> ExactSolver:
+            return ExactSolver(
+                move_values, phase_starts=(2, 5), accuracy_plies=(1, 4), test_set_plies=((0, 1), (2, 4), (5, 7))
+            )
+
+    game = Noughts()
+    state = play_game(game, [make_agent("solver", game), make_agent("solver", game)], rng)
+    assert state.returns().tolist() == [0.0, 0.0]  # perfect play draws
+    positions = sample_positions(game, 10, rng)
+    assert positions and all(1 <= p.ply <= 4 for p in positions)
+    assert move_accuracy("solver", game, positions, rng).accuracy == 1.0
+    assert [phase_of(game, ply) for ply in (1, 2, 5)] == ["begin", "middle", "end"]

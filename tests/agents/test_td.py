@@ -1,5 +1,6 @@
 """The TD agent's search settings: value priors, the leaf observer, the opening search, bad options."""
 
+import dataclasses
 from dataclasses import replace
 
 import numpy as np
@@ -375,3 +376,33 @@ def test_opening_per_move_caps_the_opening_search_by_the_legal_moves():
     assert first == 200 and second == 10 * roads < 200
     with pytest.raises(ConfigError, match="opening_per_move"):
         TDAgent(game, _net(game), opening_per_move=-1)
+
+
+def test_the_td_agents_options_are_the_fields_of_its_settings_record_with_the_same_defaults():
+    import dataclasses
+    import inspect
+
+    from boardzero.agents.settings import TDPlay
+    from boardzero.agents.td import td
+
+    options = {p.name: p.default for p in inspect.signature(td).parameters.values() if p.kind == p.KEYWORD_ONLY}
+    record = {f.name: f.default for f in dataclasses.fields(TDPlay)}
+    assert {k: v for k, v in options.items() if k not in ("opening_model", "mean_with")} == record
+
+
+def test_td_settings_are_checked_once_naming_the_field_and_what_it_allows():
+    from boardzero.agents.settings import TDPlay
+
+    for values, message in (
+        ({"sims": -1}, "agent td.sims: must be >= 0, got -1"),
+        ({"c_puct": float("inf")}, "agent td.c_puct: expected a finite number"),
+        ({"depth": True}, "agent td.depth: expected an integer, got True"),
+        ({"observer": "me"}, "agent td.observer: 'me' is not allowed; allowed: mover, to_move"),
+        ({"opening": 8}, "agent td.opening: opening and opening_sims go together"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            TDPlay("agent td", **values)
+    settings = TDPlay("agent td", sims=4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.sims = 8  # type: ignore[misc]
+    assert settings.changed("agent best", sims=8).sims == 8 and settings.sims == 4

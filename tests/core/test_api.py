@@ -6,6 +6,7 @@ import pytest
 
 from boardzero.core.api import CHANCE
 from boardzero.core.conformance import ConformanceError, check_game
+from boardzero.core.errors import IllegalActionError
 from boardzero.core.registry import make
 from boardzero.games.kuhn_poker import KuhnPoker, KuhnState
 
@@ -83,3 +84,32 @@ def test_conformance_holds_a_games_own_random_action_to_the_generic_draw():
         check_game(_SkewedPoker(), num_games=5)
     with pytest.raises(ConformanceError, match="not legal here"):
         check_game(_IllegalDrawPoker(), num_games=5)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "kuhn_poker", "catan"])
+@pytest.mark.parametrize("action", [True, False, np.True_, 1.0, "1"])
+def test_apply_refuses_an_action_that_is_not_an_integer_and_leaves_the_state(name, action):
+    state = make(name).new_state(seed=0)
+    while state.current_player == CHANCE:
+        state.apply(state.chance_outcomes()[0][0])
+    before = state.to_record()
+    with pytest.raises(IllegalActionError, match=r"an action is an integer id \(int or numpy integer\), not"):
+        state.apply(action)
+    assert state.to_record() == before
+    state.apply(np.int64(state.legal_actions()[0]))  # numpy integers stay welcome
+
+
+class _BoolTakingState(KuhnState):
+    def apply(self, action):
+        self._apply(int(action))  # skips the id check: True plays action 1
+        self.history.append(int(action))
+
+
+class _BoolTakingPoker(KuhnPoker):
+    def new_state(self, *, seed=None):
+        return _BoolTakingState(self, seed)
+
+
+def test_conformance_catches_a_game_that_takes_a_bool_for_an_action():
+    with pytest.raises(ConformanceError, match=r"apply\(True\) was accepted"):
+        check_game(_BoolTakingPoker(), num_games=2, deep_every=1)

@@ -7,7 +7,7 @@ from boardzero.core.registry import coerce, games, make, option_docs
 
 def test_games_lists_the_registered_games():
     assert {"tictactoe", "connect4", "kuhn_poker", "catan"} <= set(games())
-    assert boardzero.games() == games()
+    assert boardzero.game_names() == games()
 
 
 def test_make_builds_a_game_with_options_coerced_from_strings():
@@ -46,6 +46,14 @@ def test_coerce(value, annotation, expected):
 @pytest.mark.parametrize("value,annotation", [("three", int), ("maybe", bool), (2.5, int)])
 def test_coerce_rejects_bad_values_naming_the_field(value, annotation):
     with pytest.raises(ConfigError, match="^field: expected"):
+        coerce("field", value, annotation)
+
+
+@pytest.mark.parametrize(
+    "value,annotation", [(float("inf"), int), (float("-inf"), int), ("1e999", float), ("nan", float), ("-inf", float)]
+)
+def test_coerce_refuses_non_finite_numbers_with_a_config_error(value, annotation):
+    with pytest.raises(ConfigError, match="^field: expected a finite"):
         coerce("field", value, annotation)
 
 

@@ -40,7 +40,7 @@ def test_phases_split_connect4_at_plies_14_and_28():
         "end",
         "end",
     ]
-    with pytest.raises(ConfigError, match="no game phases for 'kuhn_poker'"):
+    with pytest.raises(ConfigError, match="move accuracy needs an exact solver; solved games: connect4, tictactoe"):
         phase_of("kuhn_poker", 3)
 
 

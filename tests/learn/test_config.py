@@ -121,3 +121,35 @@ def test_a_bad_override_is_named(tmp_path, override, field):
     with pytest.raises(ConfigError) as info:
         load_config(path, [override])
     assert info.value.field == field
+
+
+def test_changed_gives_a_validated_copy_and_names_a_bad_value():
+    config = config_from_dict({"method": "td", "game": "catan", "td": {"lam": 0.5}})
+    changed = config.changed({"selfplay.actors": 3, "selfplay.backend": "ray", "train.minutes": 2.5, "game": "x"})
+    assert (changed.selfplay.actors, changed.selfplay.backend, changed.train.minutes, changed.game) == (
+        3,
+        "ray",
+        2.5,
+        "x",
+    )
+    assert changed.td.lam == 0.5 and config.selfplay.actors == 1  # the rest kept, the original untouched
+    for changes, message in (
+        ({"selfplay.backend": "spark"}, "selfplay.backend: 'spark' is not allowed; allowed: local, ray"),
+        ({"selfplay.actors": 0}, "selfplay.actors: must be > 0, got 0"),
+        ({"selfplay.simulations": 8}, "selfplay.simulations: applies to method alphazero, not 'td'"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            config.changed(changes)
+
+
+def test_boardzero_train_refuses_a_bad_backend_through_the_config_before_any_run(tmp_path):
+    from typer.testing import CliRunner
+
+    from boardzero.cli.main import app
+
+    config = tmp_path / "c.toml"
+    config.write_text('method = "td"\n')
+    args = ["train", "tictactoe", "--config", str(config), "--run", str(tmp_path / "run"), "--backend", "spark"]
+    result = CliRunner().invoke(app, args)
+    assert "selfplay.backend: 'spark' is not allowed; allowed: local, ray" in str(result.exception)
+    assert not (tmp_path / "run").exists()

@@ -46,3 +46,46 @@ def test_malformed_play_settings_name_the_flag_and_the_form(pairs):
 def test_a_play_value_cannot_also_be_a_table():
     with pytest.raises(ConfigError, match="--play: 'fast.depth=2' sets a field of fast, but fast holds 1, not a table"):
         parse_play(["fast=1", "fast.depth=2"])
+
+
+@pytest.mark.parametrize(
+    "play, message",
+    [
+        ({"sims": "many"}, r"--play.sims: expected an integer, got 'many'"),
+        ({"simz": 4}, r"--play.simz: unknown play setting; allowed: sims, c_puct, batch"),
+        ({"fast": {"c_puct": -1.0}}, r"--play \(fast\).c_puct: must be >= 0, got -1.0"),
+    ],
+)
+def test_export_refuses_play_settings_best_could_not_play_and_writes_nothing(tmp_path, play, message):
+    game = make("tictactoe")
+    run = tmp_path / "run"
+    save_network(
+        run / "checkpoints" / "step_00000004",
+        build_network(spec_for_game(game, "mlp", hidden=8, blocks=1)),
+        {"game": "tictactoe", "game_options": {}, "step": 4},
+    )
+    with pytest.raises(ConfigError, match=message):
+        export_model(run, play=play, out_dir=tmp_path / "models")
+    assert not (tmp_path / "models").exists()
+
+
+def test_boardzero_export_ships_a_run_with_its_play_settings(tmp_path):
+    from typer.testing import CliRunner
+
+    from boardzero.cli.main import app
+
+    game = make("tictactoe")
+    run = tmp_path / "run"
+    save_network(
+        run / "checkpoints" / "step_00000004",
+        build_network(spec_for_game(game, "mlp", hidden=8, blocks=1)),
+        {"game": "tictactoe", "game_options": {}, "step": 4, "trainer": "alphazero"},
+    )
+    out = tmp_path / "models"
+    args = ["export", str(run), "--sims", "12", "--play", "fast.sims=2", "--out", str(out), "--name", "m"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert load_network(out / "m.json", game=game)[1]["play"] == {"sims": 12, "fast": {"sims": 2}}
+    refused = CliRunner().invoke(app, ["export", str(run), "--play", "simz=3", "--out", str(tmp_path / "no")])
+    assert refused.exit_code != 0 and "--play.simz: unknown play setting" in str(refused.exception)
+    assert not (tmp_path / "no").exists()

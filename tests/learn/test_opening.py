@@ -207,8 +207,10 @@ def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeyp
     assert not (tmp_path / "other").exists()
 
 
-def test_the_command_refuses_a_network_it_cannot_use_before_any_self_play(tmp_path, monkeypatch):
-    from boardzero.learn import opening
+def test_the_command_refuses_a_network_it_cannot_use_before_any_self_play(tmp_path):
+    from typer.testing import CliRunner
+
+    from boardzero.cli.main import app
 
     model = _td_model(tmp_path / "m", make("tictactoe"))
     other_game = _td_model(tmp_path / "c4", make("connect4"))
@@ -216,9 +218,7 @@ def test_the_command_refuses_a_network_it_cannot_use_before_any_self_play(tmp_pa
         ("--draws", f"{model}#opening", "has no extra network 'opening'"),
         ("--init", str(other_game), "connect4"),
     ):
-        monkeypatch.setattr(
-            "sys.argv", ["opening", str(model), "--out", str(tmp_path / "out"), "--minutes", "1", flag, value]
-        )
-        with pytest.raises(SystemExit, match=message):
-            opening.main()
+        args = ["opening", str(model), "--out", str(tmp_path / "out"), "--minutes", "1", flag, value]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code != 0 and message in str(result.exception)
         assert not (tmp_path / "out").exists()

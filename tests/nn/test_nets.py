@@ -116,3 +116,14 @@ def test_evaluator_priors_zero_on_illegal_connect4():
     priors, values = NetworkEvaluator(net).evaluate([state])
     assert priors[0, 3] == 0 and abs(priors[0].sum() - 1) < 1e-5
     assert values.shape == (1, 2)
+
+
+def test_every_network_kind_has_a_builder_and_the_config_offers_the_same_kinds():
+    import typing
+
+    from boardzero.learn.config import NetworkConfig
+    from boardzero.nn.nets import BUILDERS
+    from boardzero.nn.spec import NETWORK_KINDS
+
+    assert tuple(BUILDERS) == NETWORK_KINDS
+    assert typing.get_args(typing.get_type_hints(NetworkConfig)["kind"]) == NETWORK_KINDS

@@ -189,3 +189,21 @@ def test_a_hint_over_the_move_time_is_refused_and_the_next_one_works(server):
     quick = server.create("tictactoe", ["human", "human"])  # the killed worker is replaced
     hint = server.client.get(f"/api/games/{quick['id']}/hint?seat=0", headers=auth(quick["tokens"]["0"]))
     assert hint.status_code == 200 and hint.json()["moves"], hint.text
+
+
+def test_the_caps_weigh_the_settings_stored_beside_a_shipped_model():
+    from boardzero.web.config import ServerConfig
+    from boardzero.web.limits import AgentLimits, SpecRefused
+
+    limits = AgentLimits(ServerConfig(max_sims=100))
+    connect4, catan = make("connect4"), make("catan", players=2)
+    for spec, game, words in (
+        ("best", connect4, "sims = 2000"),  # the Connect 4 model stores 2,000 simulations a move
+        ("best:c_puct=2", connect4, "sims = 2000"),
+        ("best", catan, "opening_sims = 800"),  # the 2-player Catan model searches its opening with 800
+    ):
+        with pytest.raises(SpecRefused, match=words):
+            limits.check(spec, game)
+    for spec, game in (("best:sims=100", connect4), ("best:greedy", connect4), ("best:fast", catan)):
+        limits.check(spec, game)  # within the cap once the caller lowers it, or without search
+    limits.check("best")  # without the game only what the spec names counts

@@ -22,11 +22,11 @@ from typing import Any
 
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
-from boardzero.agents.td import TDAgent, mean_of
+from boardzero.agents.settings import AZPlay, PlaySettings, TDPlay, stored_play
+from boardzero.agents.td import TDAgent, playing_net
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.nn.checkpoint import check_game, extra_network, load_network, read_metadata
-from boardzero.nn.ensemble import SymmetricValueNet
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -73,6 +73,7 @@ def best(
     prior_depth: int = 0,
     opening_batch: int = 0,
     fpu: float = -1.0,
+    symmetries: bool | None = None,
 ) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
@@ -91,7 +92,69 @@ def best(
         stored setting, else 1); the opening search keeps one
     fpu: how much less than its parent's value a move not yet tried counts in a TD model's searches (-1: the
         stored setting, else 0)
+    symmetries: read a TD model's network as the mean of its values over the game's symmetries (true or false;
+        none: the stored setting)
     """
+    path, meta, settings = best_settings(
+        game,
+        fast=fast,
+        greedy=greedy,
+        sims=sims,
+        opening_sims=opening_sims,
+        batch=batch,
+        c_puct=c_puct,
+        mean_weight=mean_weight,
+        prior_depth=prior_depth,
+        opening_batch=opening_batch,
+        fpu=fpu,
+        symmetries=symmetries,
+    )
+    try:
+        net, meta = load_network(path, game=game)
+    except CheckpointError as exc:
+        raise ConfigError("agent best", str(exc)) from None
+    if isinstance(settings, TDPlay):
+        opening_net = _extra_net(path, meta, net, "opening") if settings.opening else None
+        # read (and checksummed) only where it is used or named: the shipped 2-player best stores a share of 0
+        partner = _extra_net(path, meta, net, "mean_with") if settings.mean_weight != 0 or mean_weight != -1 else None
+        if mean_weight != -1 and partner is None:
+            raise ConfigError(
+                "agent best.mean_weight", f"weighs a second network shipped beside the model; {path.name} has none"
+            )
+        partners = [partner] if partner is not None and settings.mean_weight != 0 else []
+        net = playing_net(game, net, partners, settings, f"agent best ({path.name})")
+        return TDAgent(game, net, settings, opening_net=opening_net)
+    assert isinstance(settings, AZPlay)
+    return network_agent(
+        game,
+        net,
+        sims=settings.sims,
+        greedy=greedy,
+        c_puct=settings.c_puct,
+        batch=settings.batch,
+        solver=solver,
+    )
+
+
+def best_settings(
+    game: Game,
+    *,
+    fast: bool = False,
+    greedy: bool = False,
+    sims: int = 0,
+    opening_sims: int = 0,
+    batch: int = 0,
+    c_puct: float = 0.0,
+    mean_weight: float = -1.0,
+    prior_depth: int = 0,
+    opening_batch: int = 0,
+    fpu: float = -1.0,
+    symmetries: bool | None = None,
+    **_: Any,
+) -> tuple[Path, dict[str, Any], PlaySettings]:
+    """(the shipped model's metadata file, its metadata, the settings ``best`` plays it with): the stored
+    settings with the caller's changes (``best``'s options), read without loading the network, so a caller can
+    weigh what the agent would cost (``web.limits``) before building it."""
     for name, value in (
         ("sims", sims),
         ("opening_sims", opening_sims),
@@ -104,74 +167,60 @@ def best(
             raise ConfigError(f"agent best.{name}", f"must be >= 0 (0: the stored setting), got {value}")
     if fpu < 0 and fpu != -1:
         raise ConfigError("agent best.fpu", f"must be >= 0 (-1: the stored setting), got {fpu}")
-
     path = shipped_model(game)
     try:
-        net, meta = load_network(path, game=game)
+        meta = read_metadata(path)
     except CheckpointError as exc:
         raise ConfigError("agent best", str(exc)) from None
-    play: dict[str, Any] = dict(meta.get("play", {}))
-    if fast:
-        play.update(play.get("fast", {}))
+    stored = stored_play(meta, fast=fast, where=f"agent best ({path.name}{', fast' if fast else ''})")
     for name, value in (("opening_sims", opening_sims), ("opening_batch", opening_batch)):
-        if value and (greedy or not int(play.get("opening", 0))):
+        if value and (greedy or not getattr(stored, "opening", 0)):
             setting = "best:greedy" if greedy else f"the {'fast ' if fast else ''}settings of {path.name}"
             raise ConfigError(
                 f"agent best.{name}",
                 f"only stored settings that search the opening deeper take it; {setting} have none",
             )
-    if meta.get("trainer", "alphazero") == "td":
-        depth = 1 if greedy else int(play.get("depth", 1))
-        opening = 0 if greedy else int(play.get("opening", 0))
-        opening_net = _extra_net(path, meta, net, "opening") if opening else None
-        share = float(play.get("mean_weight", 0.5)) if mean_weight == -1 else mean_weight
-        # read (and checksummed) only where it is used or named: the shipped 2-player best stores a share of 0
-        partner = _extra_net(path, meta, net, "mean_with") if share != 0 or mean_weight != -1 else None
-        if mean_weight != -1 and partner is None:
-            raise ConfigError(
-                "agent best.mean_weight", f"weighs a second network shipped beside the model; {path.name} has none"
-            )
-        if partner is not None and share != 0:
-            net = mean_of(net, [partner], share, where=f"agent best ({path.name})")
-        if play.get("symmetries", False):
-            net = SymmetricValueNet(net, game.symmetries(), what=f"agent best ({path.name}).symmetries").eval()
-        return TDAgent(
-            game,
-            net,
-            depth=depth,
-            width=int(play.get("width", 8)),
-            sims=0 if greedy else sims or int(play.get("sims", 0)),
-            c_puct=c_puct or float(play.get("c_puct", 1.5)),
-            prior=float(play.get("prior", 0.0)),
-            prior_depth=prior_depth or int(play.get("prior_depth", 1)),
-            infoset=bool(play.get("infoset", False)),
-            opening=opening,
-            opening_sims=0 if greedy else opening_sims or int(play.get("opening_sims", 0)),
-            opening_net=opening_net,
-            early=int(play.get("early", 0)) if opening else 0,
-            batch=batch or int(play.get("batch", 8)),
-            opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0,
-            opening_per_move=int(play.get("opening_per_move", 0)) if opening else 0,
-            fpu=float(play.get("fpu", 0.0)) if fpu == -1 else fpu,
-        )
-    if mean_weight != -1:
-        raise ConfigError(
-            "agent best.mean_weight", f"weighs a second network shipped beside a TD model; {path.name} is not one"
-        )
-    for name, value, unset, what in (
+    given = {
+        "sims": sims,
+        "opening_sims": opening_sims,
+        "batch": batch,
+        "c_puct": c_puct,
+        "prior_depth": prior_depth,
+        "opening_batch": opening_batch,
+    }
+    changes: dict[str, Any] = {name: value for name, value in given.items() if value}
+    if isinstance(stored, TDPlay):
+        if mean_weight != -1:
+            changes["mean_weight"] = mean_weight
+        if fpu != -1:
+            changes["fpu"] = fpu
+        if symmetries is not None:
+            changes["symmetries"] = symmetries
+        if not stored.opening:  # the opening's settings apply only with a deeper opening search
+            changes.update(early=0, opening_batch=0, opening_per_move=0)
+        settings: TDPlay = stored.changed("agent best", **changes)
+        return path, meta, settings.greedy("agent best") if greedy else settings
+    trainer = meta.get("trainer", "alphazero")
+    refused: tuple[tuple[str, object, object, str], ...] = (
+        ("mean_weight", mean_weight, -1, "weighs a second network shipped beside a TD model"),
         ("prior_depth", prior_depth, 0, "plans a TD model's value priors"),
         ("fpu", fpu, -1, "sets a TD model's first-play urgency"),
-    ):
-        if value != unset:
-            raise ConfigError(
-                f"agent best.{name}", f"{what}; {path.name} is an {meta.get('trainer', 'alphazero')} model"
-            )
-    return network_agent(
-        game,
-        net,
-        sims=sims or int(play.get("sims", 200)),
-        greedy=greedy,
-        c_puct=c_puct or float(play.get("c_puct", 1.5)),
-        batch=batch or int(play.get("batch", 8)),
-        solver=solver,
+        ("symmetries", symmetries, None, "reads a TD model's network over the game's symmetries"),
     )
+    for option, chosen, unset, what in refused:
+        if chosen != unset:
+            raise ConfigError(f"agent best.{option}", f"{what}; {path.name} is an {trainer} model")
+    return (
+        path,
+        meta,
+        stored.changed("agent best", **{k: v for k, v in changes.items() if k in ("sims", "c_puct", "batch")}),
+    )
+
+
+def _settings_of_best(game: Game, **options: Any) -> dict[str, Any]:
+    """What ``best`` with ``options`` plays ``game`` with, as ``agents.registry.agent_settings`` reads it."""
+    settings = best_settings(game, **options)[2]
+    return {**settings.to_dict(), **({"sims": 0} if options.get("greedy") else {})}
+
+
+best.settings = _settings_of_best  # type: ignore[attr-defined]

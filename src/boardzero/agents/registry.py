@@ -18,7 +18,7 @@ from typing import Any
 from boardzero.agents.base import Agent
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
-from boardzero.core.registry import coerce, resolve
+from boardzero.core.registry import coerce, resolve, type_name
 
 # name -> "module:factory"; a factory is called as factory(game, *positional, **options)
 _AGENTS: dict[str, str | Callable[..., Agent]] = {
@@ -107,7 +107,7 @@ def describe_agent(name: str) -> AgentInfo:
     options = [
         AgentOption(
             p.name,
-            getattr(hints.get(p.name), "__name__", type(p.default).__name__),
+            type_name(hints[p.name]) if p.name in hints else type(p.default).__name__,
             p.default,
             meanings.get(p.name, ""),
             p.kind == p.POSITIONAL_OR_KEYWORD,
@@ -127,8 +127,8 @@ def _option_docs(doc: str, names: list[str]) -> dict[str, str]:
     return {m.group(1): " ".join(doc[m.end() : end].split("\n\n")[0].split()) for m, end in zip(starts, ends)}
 
 
-def make_agent(spec: str, game: Game) -> Agent:
-    """Build an agent from its spec string for ``game``; bad specs raise ConfigError."""
+def _arguments(spec: str) -> tuple[str, Callable[..., Agent], dict[str, Any]]:
+    """(name, factory, keyword arguments) of an agent spec, each value converted to its option's type."""
     name, words, options = parse_spec(spec)
     factory = _factory(name)
     params = inspect.signature(factory).parameters
@@ -143,7 +143,7 @@ def make_agent(spec: str, game: Game) -> Agent:
     kwargs: dict[str, Any] = {}
     for word in words:
         param = keyword.get(word)
-        if param is not None and (hints.get(word) is bool or isinstance(param.default, bool)):
+        if param is not None and (hints.get(word) in (bool, bool | None) or isinstance(param.default, bool)):
             kwargs[word] = True
         else:
             positional.append(word)
@@ -159,9 +159,24 @@ def make_agent(spec: str, game: Game) -> Agent:
         raise ConfigError(f"agent {name}", f"unexpected argument(s) {positional} in spec {spec!r}")
     for word, param in zip(positional, pos_params):
         kwargs[param.name] = coerce(f"agent {name}.{param.name}", word, hints.get(param.name, str))
+    return name, factory, kwargs
+
+
+def make_agent(spec: str, game: Game) -> Agent:
+    """Build an agent from its spec string for ``game``; bad specs raise ConfigError."""
+    name, factory, kwargs = _arguments(spec)
     try:
         agent = factory(game, **kwargs)
     except TypeError as exc:
         raise ConfigError(f"agent {name}", str(exc)) from None
     agent.spec = spec
     return agent
+
+
+def agent_settings(spec: str, game: Game) -> dict[str, Any] | None:
+    """The settings the agent of ``spec`` would play ``game`` with, where its factory can tell them without
+    building the agent (a ``settings`` attribute: ``best`` reads its model's stored settings); else None.
+    Bad specs raise ConfigError."""
+    name, factory, kwargs = _arguments(spec)
+    settings_of = getattr(factory, "settings", None)
+    return None if settings_of is None else dict(settings_of(game, **kwargs))

@@ -1,17 +1,17 @@
-"""The ``solver`` agent: perfect play for Connect 4 and tic-tac-toe.
+"""The ``solver`` agent: perfect play for a game that declares an exact solver (``Game.exact_solver()``:
+Connect 4 and tic-tac-toe).
 
-It rebuilds the position from the seat view's public history (both games are
-perfect-information and their action ids are columns / cells), asks the exact
-solver for the result of every legal move and picks at random among those that
-keep the best achievable result (win > draw > loss). Winning at once is
-preferred when possible, so won games end quickly.
+It rebuilds the position from the seat view's public history (a solved game
+hides no move), asks the game's exact solver for the result of every legal
+move and picks at random among those that keep the best achievable result
+(win > draw > loss). Winning at once is preferred when possible, so won games
+end quickly.
 
-Tic-tac-toe is exact from the first move. Connect 4 is exact from ply
-``exact_from`` (default 8): proving the first few plies takes this solver
-minutes to hours without an opening book, so before that it plays the known
-best first move (the centre column; the first player wins only there) and
-otherwise a strong rollout MCTS (``opening_sims`` simulations). ``exact_from=0``
-makes every move exact, at that price.
+A solver that needs long for the first plies declares the ply it is quick from
+(Connect 4: 8, proving the first few plies takes minutes to hours without an
+opening book); before that ply the agent plays the game's known best first move
+(the centre column) and otherwise a strong rollout MCTS (``opening_sims``
+simulations). ``exact_from`` changes that ply; 0 makes every move exact, at that price.
 """
 
 from __future__ import annotations
@@ -23,25 +23,30 @@ import numpy as np
 
 from boardzero.agents.base import Agent
 from boardzero.agents.mcts_agent import MCTSAgent
-from boardzero.core.api import Game
+from boardzero.core.api import ILLEGAL_MOVE, ExactSolver, Game
 from boardzero.core.errors import ConfigError
+from boardzero.core.registry import game_class, games
 from boardzero.core.view import SeatView
-from boardzero.games.connect4.solver import default_solver
-from boardzero.games.tictactoe.solver import move_values
 
-SOLVED_GAMES = ("connect4", "tictactoe")
-ILLEGAL = -128  # move value of an illegal move (both solvers use it)
+ILLEGAL = ILLEGAL_MOVE  # move value of an illegal move
+
+
+def solved_games() -> list[str]:
+    """The registered games that declare an exact solver."""
+    return [name for name in games() if game_class(name).exact_solver is not Game.exact_solver]
+
+
+def solver_of(game: Game, where: str = "agent solver") -> ExactSolver:
+    """``game``'s exact solver; a ConfigError naming ``where`` and the solved games where it has none."""
+    solver = game.exact_solver()
+    if solver is None:
+        raise ConfigError(where, f"no exact solver for game {game.name!r}; solved games: {', '.join(solved_games())}")
+    return solver
 
 
 def solved_move_values(game: Game, history: Sequence[int]) -> np.ndarray:
     """int[num_actions]: the mover's exact result (1 win, 0 draw, -1 loss) after each move; ILLEGAL if illegal."""
-    if game.name == "connect4":
-        return default_solver().move_values(history)
-    if game.name == "tictactoe":
-        return move_values(history)
-    raise ConfigError(
-        "agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}"
-    )
+    return np.asarray(solver_of(game).move_values(history))
 
 
 def immediate_wins(game: Game, history: Sequence[int]) -> np.ndarray:
@@ -58,26 +63,21 @@ def immediate_wins(game: Game, history: Sequence[int]) -> np.ndarray:
     return wins
 
 
-CONNECT4_CENTRE = 3
-
-
 class SolverAgent(Agent):
-    """Perfect play for Connect 4 and tic-tac-toe from an exact solver."""
+    """Perfect play for a game with an exact solver (Connect 4, tic-tac-toe)."""
 
-    def __init__(self, game: Game, *, exact_from: int = 8, opening_sims: int = 2000):
-        """exact_from: Connect 4 ply from which every move is solved exactly (earlier: centre, then MCTS)
+    def __init__(self, game: Game, *, exact_from: int = -1, opening_sims: int = 2000):
+        """exact_from: ply from which every move is solved exactly (earlier: the game's best first move, then
+            MCTS); -1: where the game's solver says it is quick (Connect 4: 8, tic-tac-toe: 0)
         opening_sims: MCTS simulations per move before that ply
         """
-        if game.name not in SOLVED_GAMES:
-            raise ConfigError(
-                "agent solver", f"no exact solver for game {game.name!r}; solved games: {', '.join(SOLVED_GAMES)}"
-            )
-        if exact_from < 0:
-            raise ConfigError("agent solver.exact_from", f"must be >= 0, got {exact_from}")
+        self.solver = solver_of(game)
+        if exact_from < -1:
+            raise ConfigError("agent solver.exact_from", f"must be >= 0 (-1: the game's own), got {exact_from}")
         if opening_sims < 1:
             raise ConfigError("agent solver.opening_sims", f"must be >= 1, got {opening_sims}")
         self.game = game
-        self.exact_from = exact_from if game.name == "connect4" else 0
+        self.exact_from = self.solver.exact_from if exact_from == -1 else exact_from
         self.opening_sims = opening_sims
         self._opening: MCTSAgent | None = None
 
@@ -95,8 +95,8 @@ class SolverAgent(Agent):
         return int(choices[rng.integers(len(choices))])
 
     def _opening_move(self, view: SeatView, history: list[int], rng: np.random.Generator) -> int:
-        if not history:
-            return CONNECT4_CENTRE
+        if not history and self.solver.first_move is not None:
+            return self.solver.first_move
         if self._opening is None:
             self._opening = MCTSAgent(self.game, sims=self.opening_sims)
         return self._opening.act(view, rng)

@@ -45,6 +45,7 @@ import numpy as np
 
 from boardzero.agents.az import load_for_play
 from boardzero.agents.base import Advice, Agent, MoveAdvice
+from boardzero.agents.settings import TDPlay
 from boardzero.core.api import Game
 from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
@@ -182,74 +183,38 @@ def mean_of(net: Network, others: list[Network], weight: float, where: str = "ag
 
 
 class TDAgent(Agent):
+    """A TD value network playing by ``settings`` (``agents.settings.TDPlay``, or its fields as keyword
+    ``options``); ``opening_net``: the network of the opening search, where the settings search the opening."""
+
     def __init__(
         self,
         game: Game,
         net: Network,
+        settings: TDPlay | None = None,
         *,
-        depth: int = 1,
-        width: int = 8,
-        sims: int = 0,
-        c_puct: float = 1.5,
-        infoset: bool = False,
-        observer: str = "mover",
-        prior: float = 0.0,
-        prior_depth: int = 1,
         precision: str = "auto",
-        opening: int = 0,
-        opening_sims: int = 0,
         opening_net: Network | None = None,
-        early: int = 0,
-        batch: int = 8,
-        opening_batch: int = 0,
-        fpu: float = 0.0,
-        reuse: bool = False,
-        opening_per_move: int = 0,
+        **options: Any,
     ):
-        for name, value, least in (
-            ("depth", depth, 1),
-            ("width", width, 1),
-            ("sims", sims, 0),
-            ("batch", batch, 1),
-            ("prior_depth", prior_depth, 1),
-            ("opening", opening, 0),
-            ("opening_sims", opening_sims, 0),
-            ("early", early, 0),
-            ("opening_batch", opening_batch, 0),
-            ("fpu", fpu, 0),
-            ("opening_per_move", opening_per_move, 0),
-        ):
-            if value < least:
-                raise ConfigError(f"agent td.{name}", f"must be >= {least}, got {value}")
-        if (opening > 0) != (opening_sims > 0):
-            raise ConfigError(
-                "agent td.opening",
-                f"opening and opening_sims go together (both > 0 or both 0), "
-                f"got opening={opening}, opening_sims={opening_sims}",
-            )
-        if opening_batch and not opening:
-            raise ConfigError(
-                "agent td.opening_batch",
-                f"sets the opening search's leaves per network call; "
-                f"set opening and opening_sims too (got opening={opening})",
-            )
+        if settings is None:
+            settings = TDPlay("agent td", **options)
+        elif options:
+            raise ConfigError("agent td", f"takes settings or options, not both (got {', '.join(options)})")
+        self.settings = settings
+        depth, width, opening, early = settings.depth, settings.width, settings.opening, settings.early
         self.game, self.net, self.depth, self.width = game, net.eval(), depth, width
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
-        self.opening, self.opening_per_move = opening, opening_per_move
-        if prior_depth > 1 and not prior:
-            raise ConfigError(
-                "agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got prior={prior}"
-            )
+        self.opening, self.opening_per_move = opening, settings.opening_per_move
         searching: dict[str, Any] = dict(
-            c_puct=c_puct,
-            infoset=infoset,
-            observer=observer,
-            prior=prior,
-            prior_depth=prior_depth,
-            batch=batch,
-            fpu=fpu,
-            reuse=reuse,
+            c_puct=settings.c_puct,
+            infoset=settings.infoset,
+            observer=settings.observer,
+            prior=settings.prior,
+            prior_depth=settings.prior_depth,
+            batch=settings.batch,
+            fpu=settings.fpu,
+            reuse=settings.reuse,
         )
         if opening_net is not None and not opening:
             raise ConfigError(
@@ -263,12 +228,15 @@ class TDAgent(Agent):
                 f"opening_model and early > opening ({opening}), got {early}",
             )
         self.early, self.opening_net = early, opening_net
+        sims, opening_sims = settings.sims, settings.opening_sims
         self.search = self._searcher(sims, **searching) if sims else None
         # the opening search keeps one-step priors: its many simulations reach the road after a settlement
         # themselves, and planned priors there doubled the slowest move (Catan's first settlement)
         self.opening_search = (
             self._searcher(
-                opening_sims, **{**searching, "prior_depth": 1, "batch": opening_batch or batch}, net=opening_net
+                opening_sims,
+                **{**searching, "prior_depth": 1, "batch": settings.opening_batch or settings.batch},
+                net=opening_net,
             )
             if opening
             else None
@@ -289,10 +257,6 @@ class TDAgent(Agent):
         reuse: bool,
         net: Network | None = None,
     ) -> MCTS:
-        if observer not in ("mover", "to_move"):
-            raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
-        if prior < 0:
-            raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
         net = self.net if net is None else net.eval()
         evaluator = (
             ValuePriorEvaluator(
@@ -431,17 +395,8 @@ def td(
     reuse: each of its searches goes on from the subtree of its previous search that the public history since
         reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
     """
-    opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
-    net = load_for_play(game, path, trainers=("td",))
-    if mean_with:
-        net = mean_of(net, [load_for_play(game, p, trainers=("td",)) for p in mean_with.split("+")], mean_weight)
-    elif mean_weight != 0.5:
-        raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
-    if symmetries:
-        net = SymmetricValueNet(net, game.symmetries(), what="agent td.symmetries").eval()
-    return TDAgent(
-        game,
-        net,
+    settings = TDPlay(
+        "agent td",
         depth=depth,
         width=width,
         sims=sims,
@@ -452,11 +407,28 @@ def td(
         prior_depth=prior_depth,
         opening=opening,
         opening_sims=opening_sims,
-        opening_net=opening_net,
         early=early,
+        mean_weight=mean_weight,
+        symmetries=symmetries,
         batch=batch,
         opening_batch=opening_batch,
         fpu=fpu,
         reuse=reuse,
         opening_per_move=opening_per_move,
     )
+    if not mean_with and mean_weight != 0.5:
+        raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
+    opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
+    net = load_for_play(game, path, trainers=("td",))
+    partners = [load_for_play(game, p, trainers=("td",)) for p in mean_with.split("+")] if mean_with else []
+    return TDAgent(game, playing_net(game, net, partners, settings, "agent td"), settings, opening_net=opening_net)
+
+
+def playing_net(game: Game, net: Network, partners: list[Network], settings: TDPlay, where: str) -> Network:
+    """``net`` as ``settings`` read it: averaged with ``partners`` (their share ``mean_weight``; none: alone)
+    and read over the game's symmetries where ``symmetries``; ``where`` names the settings in errors."""
+    if partners:
+        net = mean_of(net, partners, settings.mean_weight, where=where)
+    if settings.symmetries:
+        net = SymmetricValueNet(net, game.symmetries(), what=f"{where}.symmetries").eval()
+    return net

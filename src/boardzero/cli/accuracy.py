@@ -18,9 +18,9 @@ from boardzero.core.registry import make
 from boardzero.eval.accuracy import (
     ALL,
     DIFFICULTIES,
-    PHASE_STARTS,
     PHASES,
     AccuracyResult,
+    accuracy_solver,
     check_solved,
     expected_random_accuracy,
     load_positions,
@@ -28,7 +28,7 @@ from boardzero.eval.accuracy import (
     sample_positions,
     save_positions,
 )
-from boardzero.eval.testset import DEFAULT_RANDOM_SHARE, TESTSET_PLY_RANGES, draw_test_set
+from boardzero.eval.testset import DEFAULT_RANDOM_SHARE, draw_test_set, test_set_plies
 
 
 def accuracy(
@@ -172,13 +172,13 @@ def _draw_test_set(console: Console, game, per_group: int, seed: int, cache: Opt
     if len(test_positions) < total:
         console.print(f"found only {len(test_positions)} of {total} positions (some groups are short)")
     if cache is not None:
-        middle, end = PHASE_STARTS[game.name]
+        middle, end = accuracy_solver(game).phase_starts
         about = {
             "made_by": f"boardzero accuracy {game.name} ... --per-group {per_group} --seed {seed}",
             "method": "boardzero.eval.testset.draw_test_set",
             "per_group": per_group,
             "seed": seed,
-            "ply_ranges": TESTSET_PLY_RANGES[game.name],
+            "ply_ranges": test_set_plies(game),
             "random_share": list(DEFAULT_RANDOM_SHARE),
             "phases": f"begin: plies 0-{middle - 1}, middle: {middle}-{end - 1}, end: {end}+",
             "difficulty": "hard: exactly one legal move keeps the best result; easy: more than half do; "

@@ -12,6 +12,7 @@ from typing import Any
 import typer
 
 from boardzero.core.errors import ConfigError
+from boardzero.eval.workers import BACKENDS
 
 
 def parse_game_options(pairs: list[str] | None, players: int | None = None) -> dict[str, str]:
@@ -45,11 +46,9 @@ def checked(default: Any, *names: str, help: str, minimum: float, above: bool = 
     return typer.Option(default, *names, help=f"{help} ({bound})", callback=at_least(minimum, above=above))
 
 
-BACKENDS = ("local", "ray")
-
-
 def check_backend(backend: str | None) -> str | None:
-    """``--backend``: local or ray (None: as configured)."""
+    """``--backend`` of the commands that play matches: a backend of ``eval.workers.BACKENDS`` (None: as
+    configured)."""
     if backend is not None and backend not in BACKENDS:
         raise ConfigError("--backend", f"{backend!r} is not allowed; allowed: {', '.join(BACKENDS)}")
     return backend

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from boardzero.cli.options import check_backend, checked
+from boardzero.cli.options import checked
 from boardzero.cli.progress import still_running
 from boardzero.core.errors import ConfigError
 from boardzero.learn.config import load_config
@@ -66,19 +66,20 @@ def train(
     cfg = load_config(config, overrides or ())
     if cfg.game and cfg.game != game:
         raise ConfigError("game", f"{config} is a config for {cfg.game!r}, not {game!r}")
-    cfg.game = game
-    if actors is not None:
-        cfg.selfplay.actors = actors
-    cfg.selfplay.backend = check_backend(backend) or cfg.selfplay.backend
-    if ray_address is not None:
-        cfg.selfplay.ray_address = ray_address
+    options = {
+        "game": game,
+        "train.steps": steps,
+        "train.minutes": minutes,
+        "selfplay.actors": actors,
+        "selfplay.backend": backend,
+        "selfplay.ray_address": ray_address,
+    }
+    cfg = cfg.changed({key: value for key, value in options.items() if value is not None})
     console = Console(width=None if sys.stdout.isatty() else 200)
     with still_running(console, f"training {game} in {run} (Ctrl-C stops it with a checkpoint)"):
         summary = run_training(
             cfg,
             run,
-            steps=steps,
-            minutes=minutes,
             console=console,
             init=init,
             config_text=recorded_config_text(config, overrides or ()),

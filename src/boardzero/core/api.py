@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -59,6 +60,42 @@ def grid_symmetry(
     return Symmetry(name, observation, np.asarray(actions, np.int64))
 
 
+ILLEGAL_MOVE = -128  # ExactSolver.move_values entry of an illegal move
+
+
+@dataclasses.dataclass(frozen=True)
+class ExactSolver:
+    """A game's exact solver, declared by ``Game.exact_solver()``: the ``solver`` agent and move accuracy
+    (``eval.accuracy``) use whatever a game declares here, so neither knows any game by name."""
+
+    # moves played from the start -> int[num_actions]: the mover's result after each move with perfect play
+    # from there (1 win, 0 draw, -1 loss), ILLEGAL_MOVE for an illegal one
+    move_values: Callable[[Sequence[int]], np.ndarray]
+    # (first ply of the middle, first ply of the end phase) of a game: move accuracy reads its score by phase
+    phase_starts: tuple[int, int]
+    # default (least, most) plies into a game of a move-accuracy test position
+    accuracy_plies: tuple[int, int]
+    # (least, most) plies of the standard test set's begin, middle and end positions (``eval.testset``), each
+    # inside its phase; a solver slow in the first plies starts the begin range later
+    test_set_plies: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    # the ply from which the solver answers in a fraction of a second; the solver agent plays earlier moves by
+    # ``first_move`` and then rollout MCTS (0: exact from the first move)
+    exact_from: int = 0
+    first_move: int | None = None  # the known best first move, played where exact_from > 0
+
+
+def action_id(action: Any) -> int:
+    """``action`` as a plain int id; an IllegalActionError for anything but an integer (a bool, a float, a
+    string), so ``apply(True)`` is not taken for action 1."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    raise IllegalActionError(
+        repr(action), f"an action is an integer id (int or numpy integer), not {type(action).__name__}"
+    )
+
+
 class Game(abc.ABC):
     """Static description of a game with fixed options.
 
@@ -100,6 +137,11 @@ class Game(abc.ABC):
         """The image under ``symmetry`` of the fresh game ``new_state(seed=seed)``: the same state where a game
         starts on a symmetric (empty) board, as by default; games that deal a board turn it."""
         return self.new_state(seed=seed)
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The game's exact solver (perfect play from the moves made, as the ``solver`` agent plays and move
+        accuracy scores), or None for a game without one, as by default."""
+        return None
 
     def board_layout(self):
         """How the flat observation and the actions sit on a 2-D grid (``core.layout.BoardLayout``), for
@@ -198,7 +240,7 @@ class State(abc.ABC):
 
     def apply(self, action: int) -> None:
         """Apply a player action or a chance outcome; raises IllegalActionError and leaves the state unchanged."""
-        action = int(action)
+        action = action_id(action)
         player = self.current_player
         if player == TERMINAL:
             raise IllegalActionError(action, "the game is over")

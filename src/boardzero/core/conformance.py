@@ -234,6 +234,7 @@ def _check_public_view(game: Game, state: State) -> None:
 def _check_illegal_rejected(game: Game, state: State) -> None:
     if state.current_player < 0:
         return
+    _check_non_integers_rejected(game, state)
     illegal = np.flatnonzero(~state.legal_mask())
     if len(illegal) == 0:
         return
@@ -248,6 +249,20 @@ def _check_illegal_rejected(game: Game, state: State) -> None:
             _fail(f"illegal action {action} was accepted")
         if _fingerprint(game, state) != before:
             _fail(f"rejecting illegal action {action} changed the state")
+
+
+def _check_non_integers_rejected(game: Game, state: State) -> None:
+    """A bool or a float is no action id, even where the id it would convert to is legal."""
+    before = _fingerprint(game, state)
+    for action in (True, False, np.True_, 1.0):
+        try:
+            state.apply(action)  # type: ignore[arg-type]
+        except IllegalActionError:
+            pass
+        else:
+            _fail(f"apply({action!r}) was accepted; an action must be an integer id")
+        if _fingerprint(game, state) != before:
+            _fail(f"rejecting apply({action!r}) changed the state")
 
 
 def _check_terminal(game: Game, state: State) -> None:

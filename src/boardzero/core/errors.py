@@ -31,7 +31,7 @@ class IllegalActionError(BoardzeroError, ValueError):
     The state is left unchanged when this is raised.
     """
 
-    def __init__(self, action: int, reason: str, *, name: str | None = None):
+    def __init__(self, action: int | str, reason: str, *, name: str | None = None):
         self.action = action
         self.reason = reason
         label = f"{name!r} (action {action})" if name else f"action {action}"

@@ -14,7 +14,9 @@ import dataclasses
 import importlib
 import importlib.metadata
 import json
+import math
 import os
+import types
 import typing
 from typing import Any
 
@@ -30,21 +32,33 @@ _GAMES: dict[str, str | type[Game]] = {
 
 
 ENVIRONMENT = "BOARDZERO_GAMES"  # {name: "module:Class"} of games registered by path, for child processes
+ENTRY_POINTS = "boardzero.games"  # the entry-point group of games in installed packages
 
 
-def _registered_elsewhere() -> dict[str, str]:
-    """Games of installed packages (entry points ``boardzero.games``) and of a parent process."""
-    found = {entry.name: entry.value for entry in importlib.metadata.entry_points(group="boardzero.games")}
+def registered_elsewhere(environment: str, group: str) -> dict[str, str]:
+    """``{name: "module:attr"}`` registered outside this process: by installed packages (entry points of
+    ``group``) and by a parent process (the JSON object in the environment variable ``environment``)."""
+    found = {entry.name: entry.value for entry in importlib.metadata.entry_points(group=group)}
+    expected = "expected a JSON object of names and 'module:attr' paths"
     try:
-        inherited = json.loads(os.environ.get(ENVIRONMENT) or "{}")
+        inherited = json.loads(os.environ.get(environment) or "{}")
     except ValueError:
-        raise ConfigError(ENVIRONMENT, "expected a JSON object of game names and 'module:Class' paths") from None
+        raise ConfigError(environment, expected) from None
     if not isinstance(inherited, dict) or not all(isinstance(v, str) for v in inherited.values()):
-        raise ConfigError(ENVIRONMENT, "expected a JSON object of game names and 'module:Class' paths")
+        raise ConfigError(environment, expected)
     return {**found, **inherited}
 
 
-_GAMES.update({name: path for name, path in _registered_elsewhere().items() if name not in _GAMES})
+def pass_to_children(environment: str, name: str, target: str) -> None:
+    """Note ``name -> target`` in the environment variable ``environment``, so the processes started from here
+    on (self-play actors, workers) find it through ``registered_elsewhere``."""
+    inherited = json.loads(os.environ.get(environment) or "{}")
+    os.environ[environment] = json.dumps({**inherited, name: target})
+
+
+_GAMES.update(
+    {name: path for name, path in registered_elsewhere(ENVIRONMENT, ENTRY_POINTS).items() if name not in _GAMES}
+)
 
 
 def register_game(name: str, target: str | type[Game]) -> None:
@@ -52,8 +66,7 @@ def register_game(name: str, target: str | type[Game]) -> None:
     started afterwards (their ``sys.path`` must find its module, as a child inherits ``PYTHONPATH``)."""
     _GAMES[name] = target
     if isinstance(target, str):
-        inherited = json.loads(os.environ.get(ENVIRONMENT) or "{}")
-        os.environ[ENVIRONMENT] = json.dumps({**inherited, name: target})
+        pass_to_children(ENVIRONMENT, name, target)
 
 
 def games() -> list[str]:
@@ -94,7 +107,7 @@ def option_docs(name: str) -> list[tuple[str, str, Any, str]]:
             default = f.default_factory()
         else:  # an option without a default: the game's constructor requires it
             default = None
-        rows.append((f.name, _type_name(hints[f.name]), default, f.metadata.get("doc", "")))
+        rows.append((f.name, type_name(hints[f.name]), default, f.metadata.get("doc", "")))
     return rows
 
 
@@ -124,7 +137,7 @@ def make(name: str, **options: Any) -> Game:
 def coerce(field: str, value: Any, annotation: Any) -> Any:
     """Convert ``value`` to ``annotation`` (int, float, bool, str or Optional of them)."""
     args = typing.get_args(annotation)
-    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         if (value is None or (isinstance(value, str) and value.lower() == "none")) and type(None) in args:
             return None
         inner = [a for a in args if a is not type(None)]
@@ -151,6 +164,10 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
             converted = annotation(value)
         except (TypeError, ValueError):
             raise ConfigError(field, f"expected {annotation.__name__}, got {value!r}") from None
+        except OverflowError:  # int() of an infinite float
+            raise ConfigError(field, f"expected a finite {annotation.__name__}, got {value!r}") from None
+        if annotation is float and not math.isfinite(converted):
+            raise ConfigError(field, f"expected a finite number, got {value!r}")
         if annotation is int and isinstance(value, float) and converted != value:
             raise ConfigError(field, f"expected an integer, got {value!r}")
         return converted
@@ -159,12 +176,13 @@ def coerce(field: str, value: Any, annotation: Any) -> Any:
     return value
 
 
-def _type_name(annotation: Any) -> str:
+def type_name(annotation: Any) -> str:
+    """A readable name of a type annotation: ``int``, ``2|3`` for a Literal, ``bool or none`` for an Optional."""
     if typing.get_origin(annotation) is typing.Literal:
         return "|".join(map(str, typing.get_args(annotation)))
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if args:
-        return _type_name(args[0]) + " or none"
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return type_name(args[0]) + " or none"
     return getattr(annotation, "__name__", str(annotation))
 
 

@@ -1,4 +1,4 @@
-"""Move accuracy against an exact solver (Connect 4, tic-tac-toe).
+"""Move accuracy against a game's exact solver (``Game.exact_solver()``: Connect 4, tic-tac-toe).
 
 The accuracy of an agent is the share of test positions where the move it
 plays keeps the best achievable result (win > draw > loss with perfect play
@@ -16,6 +16,7 @@ varied games, not only from one line of play:
 - positions that are over, repeated, or where every legal move has the same
   solved value (``require_choice``: no decision to get wrong) are skipped.
 
+A game's solver declares the default ply range (``ExactSolver.accuracy_plies``).
 Connect 4 positions start at ply 10 by default: the solver needs seconds to
 minutes per position in the first few plies, but milliseconds to a fraction of
 a second from ply 10 on. Each position stores its solved move values, so a
@@ -23,7 +24,7 @@ saved position set (``save_positions`` / ``load_positions``) scores any
 number of agents without solving again.
 
 Every position also belongs to a group, so a score can be read by kind of
-position (``position_group``): its game phase by ply (Connect 4: begin 0-13,
+position (``position_group``): its game phase by ply (``ExactSolver.phase_starts``; Connect 4: begin 0-13,
 middle 14-27, end 28+) and its difficulty by how many legal moves keep the
 best result (hard: exactly one; easy: more than half; medium: the rest).
 ``move_accuracy`` counts each group, each phase, each difficulty and all.
@@ -40,16 +41,14 @@ import numpy as np
 
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
-from boardzero.agents.solver import ILLEGAL, SOLVED_GAMES, solved_move_values
-from boardzero.core.api import Game
+from boardzero.agents.solver import ILLEGAL, solved_games, solved_move_values
+from boardzero.core.api import ExactSolver, Game
 from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.eval.stats import wilson_interval
 from boardzero.nn.checkpoint import atomic_write_bytes
 
-DEFAULT_PLY_RANGE = {"connect4": (10, 32), "tictactoe": (0, 7)}
-# first ply of the middle and of the end phase of each solved game (the begin phase starts at ply 0)
-PHASE_STARTS = {"connect4": (14, 28), "tictactoe": (3, 6)}
 PHASES = ("begin", "middle", "end")
 DIFFICULTIES = ("easy", "medium", "hard")
 ALL = "all"
@@ -72,11 +71,19 @@ class Position:
         return len(self.history)
 
 
-def phase_of(game_name: str, ply: int) -> str:
-    """``begin``, ``middle`` or ``end``: the game phase of a position ``ply`` moves into a game of ``game_name``."""
-    if game_name not in PHASE_STARTS:
-        raise ConfigError("game", f"no game phases for {game_name!r}; games with phases: {', '.join(PHASE_STARTS)}")
-    middle, end = PHASE_STARTS[game_name]
+def accuracy_solver(game: Game | str) -> ExactSolver:
+    """The exact solver of ``game`` (a game or a registered game's name); a ConfigError naming the solved
+    games where it has none."""
+    found = (make(game) if isinstance(game, str) else game).exact_solver()
+    if found is None:
+        raise ConfigError("game", f"move accuracy needs an exact solver; solved games: {', '.join(solved_games())}")
+    return found
+
+
+def phase_of(game: Game | str, ply: int) -> str:
+    """``begin``, ``middle`` or ``end``: the game phase of a position ``ply`` moves into ``game`` (a game or a
+    registered game's name), by its solver's ``phase_starts``."""
+    middle, end = accuracy_solver(game).phase_starts
     return PHASES[0] if ply < middle else PHASES[1] if ply < end else PHASES[2]
 
 
@@ -88,9 +95,9 @@ def difficulty_of(values: np.ndarray) -> str:
     return DIFFICULTIES[2] if keeping == 1 else DIFFICULTIES[0] if 2 * keeping > len(legal) else DIFFICULTIES[1]
 
 
-def position_group(game_name: str, position: Position) -> tuple[str, str]:
-    """(phase, difficulty) of ``position``."""
-    return phase_of(game_name, position.ply), difficulty_of(position.values)
+def position_group(game: Game | str, position: Position) -> tuple[str, str]:
+    """(phase, difficulty) of ``position`` in ``game`` (a game or a registered game's name)."""
+    return phase_of(game, position.ply), difficulty_of(position.values)
 
 
 def group_keys(phase: str, difficulty: str) -> tuple[str, ...]:
@@ -133,8 +140,7 @@ class AccuracyResult:
 
 def check_solved(game: Game) -> None:
     """ConfigError unless ``game`` has an exact solver."""
-    if game.name not in SOLVED_GAMES:
-        raise ConfigError("game", f"move accuracy needs an exact solver; solved games: {', '.join(SOLVED_GAMES)}")
+    accuracy_solver(game)
 
 
 def sample_positions(
@@ -151,8 +157,7 @@ def sample_positions(
 ) -> list[Position]:
     """``count`` distinct solved positions from varied games (see the module docstring); fewer when the
     tries run out first. ``on_position`` is called with each position kept."""
-    check_solved(game)
-    low, high = DEFAULT_PLY_RANGE[game.name]
+    low, high = accuracy_solver(game).accuracy_plies
     low = low if min_ply is None else min_ply
     high = high if max_ply is None else max_ply
     if not 0 <= low <= high:
@@ -223,7 +228,7 @@ def move_accuracy(
         bucket = by_best[names[position.best]]
         bucket[0] += good
         bucket[1] += 1
-        for key in group_keys(*position_group(game.name, position)):
+        for key in group_keys(*position_group(game, position)):
             counts = by_group.setdefault(key, [0, 0])
             counts[0] += good
             counts[1] += 1
@@ -252,7 +257,7 @@ def save_positions(path: str | Path, game: Game, positions: Sequence[Position], 
     was made) when given."""
     records = []
     for position in positions:
-        phase, difficulty = position_group(game.name, position)
+        phase, difficulty = position_group(game, position)
         records.append(
             {
                 "history": position.history,

@@ -35,22 +35,22 @@ from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.eval.accuracy import (
     DIFFICULTIES,
-    PHASE_STARTS,
     PHASES,
     Position,
+    accuracy_solver,
     check_solved,
     phase_of,
     play_to_ply,
     position_group,
 )
 
-# plies each phase's positions are drawn from. Connect 4's begin positions start at ply 10, as in the earlier
-# accuracy set: this solver needs up to about a second per position from there (measured over half-random games),
-# up to seconds at plies 7-9 and minutes in the first plies; the phase itself is still plies 0-13
-TESTSET_PLY_RANGES = {
-    "connect4": {"begin": (10, 13), "middle": (14, 27), "end": (28, 38)},
-    "tictactoe": {"begin": (0, 2), "middle": (3, 5), "end": (6, 7)},
-}
+
+def test_set_plies(game: Game) -> dict[str, tuple[int, int]]:
+    """The plies each phase's positions are drawn from, as ``game``'s solver declares them
+    (``ExactSolver.test_set_plies``; Connect 4's begin positions start at ply 10, where its solver is quick)."""
+    return dict(zip(PHASES, accuracy_solver(game).test_set_plies))
+
+
 DEFAULT_RANDOM_SHARE = (0.2, 0.8)
 
 
@@ -94,7 +94,7 @@ def draw_test_set(
         if legal.min() == legal.max():
             continue
         position = Position(history, values)
-        group = position_group(game.name, position)
+        group = position_group(game, position)
         if filled[group] >= per_group:
             continue
         filled[group] += 1
@@ -107,16 +107,14 @@ def draw_test_set(
 def _checked_ranges(game: Game, ply_ranges: dict[str, tuple[int, int]] | None) -> dict[str, tuple[int, int]]:
     """The ply range of each phase; each must lie inside its phase."""
     if ply_ranges is None:
-        if game.name not in TESTSET_PLY_RANGES:
-            raise ConfigError("game", f"no test set plies for {game.name!r}; games: {', '.join(TESTSET_PLY_RANGES)}")
-        ply_ranges = TESTSET_PLY_RANGES[game.name]
+        ply_ranges = test_set_plies(game)
     if sorted(ply_ranges) != sorted(PHASES):
         raise ConfigError("ply_ranges", f"need a range for each of {', '.join(PHASES)}, got {', '.join(ply_ranges)}")
     for phase, (low, high) in ply_ranges.items():
-        if not (0 <= low <= high and phase_of(game.name, low) == phase == phase_of(game.name, high)):
+        if not (0 <= low <= high and phase_of(game, low) == phase == phase_of(game, high)):
             raise ConfigError(
                 "ply_ranges",
                 f"{phase}: plies {low}..{high} are not all in the {phase} phase "
-                f"(phases start at plies 0, {', '.join(map(str, PHASE_STARTS[game.name]))})",
+                f"(phases start at plies 0, {', '.join(map(str, accuracy_solver(game).phase_starts))})",
             )
     return dict(ply_ranges)

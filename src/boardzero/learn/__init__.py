@@ -10,7 +10,8 @@ from boardzero.learn.config import (
     config_from_dict,
     load_config,
 )
-from boardzero.learn.runtime import Trainer, train
+from boardzero.learn.methods import method_names, register_method
+from boardzero.learn.runtime import Method, Trainer, train
 
 __all__ = [
     "Config",
@@ -21,5 +22,8 @@ __all__ = [
     "Trainer",
     "config_from_dict",
     "load_config",
+    "Method",
+    "method_names",
+    "register_method",
     "train",
 ]

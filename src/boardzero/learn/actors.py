@@ -22,16 +22,12 @@ import numpy as np
 import torch
 
 from boardzero.core.registry import make, resolve
+from boardzero.learn.backends import BACKENDS
 from boardzero.learn.config import config_from_dict
 from boardzero.learn.methods import method_class
 from boardzero.nn.checkpoint import load_state
 from boardzero.nn.nets import NetworkSpec, build_network
 from boardzero.nn.precision import resolve as resolve_precision
-
-BACKENDS: dict[str, str | type] = {
-    "local": "boardzero.learn.actors:LocalActorPool",
-    "ray": "boardzero.integrations.ray:RayActorPool",  # needs the ray extra
-}
 
 Delivery = tuple[int, int, dict[str, np.ndarray]]  # (weights version, games finished, samples)
 

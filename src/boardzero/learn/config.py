@@ -1,6 +1,7 @@
 """Training configuration: typed records loaded from TOML and validated field by field.
 
-A config file names its ``method`` (alphazero, td or ppo) and ``game`` (with
+A config file names its ``method`` (alphazero, td, ppo or any method registered with
+``learn.methods.register_method``) and ``game`` (with
 optional ``[game_options]``) at the top level and has one table per section
 below. Every field has a default, so a file only states what it changes; an
 unknown or badly typed field, a value out of range, or a field of another method
@@ -16,18 +17,19 @@ import json
 import re
 import tomllib
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from boardzero.core.errors import ConfigError
-
-METHODS = ("alphazero", "td", "ppo")
+from boardzero.learn.backends import backend_names
+from boardzero.learn.methods import method_names, settings_read_by
+from boardzero.nn.spec import NetworkKind
 
 
 def doc(default: Any, text: str, *, methods: tuple[str, ...] = (), check: str = "") -> Any:
     """A config field: its default, one line of documentation, the methods it applies to (all when empty)
-    and its range check (``positive``, ``non_negative``, ``fraction``, ``device``)."""
+    and its range check (``positive``, ``non_negative``, ``fraction``, ``device``, ``method``, ``backend``)."""
     return dataclasses.field(default=default, metadata={"doc": text, "methods": methods, "check": check})
 
 
@@ -42,7 +44,7 @@ PPO = ("ppo",)
 
 @dataclasses.dataclass
 class NetworkConfig:
-    kind: Literal["mlp", "conv", "xdim"] = doc(
+    kind: NetworkKind = doc(
         "mlp",
         "mlp over the 'flat' observation, conv over 'planes', xdim: the cross-dimensional net (games with a "
         "board layout, e.g. Catan)",
@@ -61,10 +63,11 @@ class NetworkConfig:
 @dataclasses.dataclass
 class SelfPlayConfig:
     actors: int = doc(1, "self-play actor processes", check="positive")
-    backend: Literal["local", "ray"] = doc(
+    backend: str = doc(
         "local",
         "where the actors run: local processes, or Ray actors on the cluster `ray_address` reaches (pip "
-        "install 'boardzero[ray]')",
+        "install 'boardzero[ray]'), or another backend registered in learn.backends",
+        check="backend",
     )
     ray_address: str = doc(
         "",
@@ -287,7 +290,11 @@ class PPOConfig:
 
 @dataclasses.dataclass
 class Config:
-    method: Literal["alphazero", "td", "ppo"] = doc("alphazero", "training method: alphazero, td or ppo")
+    method: str = doc(
+        "alphazero",
+        "training method: alphazero, td, ppo or another registered one (learn.methods.register_method)",
+        check="method",
+    )
     game: str = doc("", "game name, as in `boardzero games`")
     game_options: dict = doc(None, "options of the game")
     network: NetworkConfig = dataclasses.field(default_factory=NetworkConfig)
@@ -300,16 +307,22 @@ class Config:
     def to_dict(self) -> dict[str, Any]:
         """Every setting this config's method reads (``config_from_dict`` gives it back)."""
         data: dict[str, Any] = {"method": self.method, "game": self.game, "game_options": dict(self.game_options or {})}
+        reads = settings_read_by(self.method)
         for name in SECTIONS:
-            if self.method not in SECTION_METHODS.get(name, (self.method,)):
+            if not _applies(SECTION_METHODS.get(name, ()), reads):
                 continue
             section = getattr(self, name)
             data[name] = {
                 f.name: getattr(section, f.name)
                 for f in dataclasses.fields(section)
-                if self.method in (f.metadata.get("methods") or (self.method,))
+                if _applies(f.metadata.get("methods", ()), reads)
             }
         return dict(json.loads(json.dumps(data)))
+
+    def changed(self, changes: Mapping[str, Any]) -> Config:
+        """A validated copy with each ``"section.field"`` (or top-level ``"field"``) of ``changes`` set: the way
+        to change a config after it was loaded (a bad value is a ConfigError naming the field)."""
+        return config_from_dict(set_fields(self.to_dict(), changes))
 
 
 SECTIONS = {
@@ -321,6 +334,12 @@ SECTIONS = {
     "ppo": PPOConfig,
 }
 SECTION_METHODS = {"td": TD, "ppo": PPO}  # sections that only one method reads
+
+
+def _applies(methods: tuple[str, ...], reads: tuple[str, ...]) -> bool:
+    """Whether a field or section tagged for ``methods`` (empty: every method) is read by a method that reads
+    the settings of ``reads`` (``learn.methods.settings_read_by``)."""
+    return not methods or any(m in methods for m in reads)
 
 
 def _check_value(field: str, value: Any, annotation: Any, check: str) -> Any:
@@ -343,6 +362,9 @@ def _check_value(field: str, value: Any, annotation: Any, check: str) -> Any:
             raise ConfigError(field, f"expected a string, got {value!r}")
         if check == "device" and not re.fullmatch(r"auto|cpu|cuda(:\d+)?", value):
             raise ConfigError(field, f"{value!r} is not allowed; allowed: auto, cpu, cuda, cuda:N")
+        registered = {"method": method_names, "backend": backend_names}.get(check)
+        if registered is not None and value not in registered():
+            raise ConfigError(field, f"{value!r} is not allowed; allowed: {', '.join(registered())}")
         return value
     if annotation is int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -364,7 +386,8 @@ def _build_section(name: str, cls: type, table: Any, method: str) -> Any:
     if not isinstance(table, dict):
         raise ConfigError(name, f"expected a table [{name}], got {type(table).__name__}")
     section_methods = SECTION_METHODS.get(name, ())
-    if table and section_methods and method not in section_methods:
+    reads = settings_read_by(method)
+    if table and not _applies(section_methods, reads):
         raise ConfigError(name, f"[{name}] applies to method {', '.join(section_methods)}, not {method!r}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
@@ -373,7 +396,7 @@ def _build_section(name: str, cls: type, table: Any, method: str) -> Any:
         if key not in fields:
             raise ConfigError(f"{name}.{key}", f"unknown field; allowed: {', '.join(sorted(fields))}")
         methods = fields[key].metadata.get("methods", ())
-        if methods and method not in methods:
+        if not _applies(methods, reads):
             raise ConfigError(
                 f"{name}.{key}", f"applies to method {', '.join(methods)}, not {method!r}; remove it from the config"
             )
@@ -389,9 +412,7 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     for key in data:
         if key not in allowed:
             raise ConfigError(key, f"unknown field; allowed: {', '.join(sorted(allowed))}")
-    method = data.get("method", "alphazero")
-    if method not in METHODS:
-        raise ConfigError("method", f"{method!r} is not allowed; allowed: {', '.join(METHODS)}")
+    method = _check_value("method", data.get("method", "alphazero"), str, "method")
     game = data.get("game", "")
     if not isinstance(game, str):
         raise ConfigError("game", f"expected a game name, got {game!r}")
@@ -419,7 +440,7 @@ def apply_overrides(
     """A copy of parsed config ``data`` with each ``section.field=value`` (or ``field=value`` at the top level)
     set; the value is read as TOML (``0.0003``, ``true``, ``["heuristic"]``), else taken as a plain string.
     ``flag`` and ``examples`` name the command-line option in errors."""
-    data = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
+    data = set_fields(data, {})  # a copy, also where nothing changes
     for override in overrides:
         key, sep, text = override.partition("=")
         key = key.strip()
@@ -428,21 +449,34 @@ def apply_overrides(
             raise ConfigError(
                 flag, f"{override!r} is not of the form section.field=value or field=value, e.g. {examples}"
             )
-        value = toml_value(text)
-        if len(parts) == 1:
-            data[key] = value
-            continue
-        table = data.setdefault(parts[0], {})
-        if not isinstance(table, dict):
-            raise ConfigError(
-                flag, f"{override!r} sets a field of {parts[0]}, but {parts[0]} holds {table!r}, not a table"
-            )
-        table[parts[1]] = value
+        data = set_fields(data, {key: toml_value(text)}, flag, what=repr(override))
     return data
 
 
-def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
-    """Read and validate a TOML config file, with ``overrides`` (see ``apply_overrides``) applied first."""
+def set_fields(
+    data: dict[str, Any], changes: Mapping[str, Any], flag: str = "config", what: str = ""
+) -> dict[str, Any]:
+    """A copy of parsed config ``data`` with each ``"section.field"`` (or top-level ``"field"``) of ``changes``
+    set to its value, unchecked (``config_from_dict`` checks the result); ``flag`` and ``what`` name the
+    change in errors."""
+    data = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
+    for key, value in changes.items():
+        section, _, name = key.rpartition(".")
+        if not section:
+            data[name] = value
+            continue
+        table = data.setdefault(section, {})
+        if not isinstance(table, dict):
+            raise ConfigError(
+                flag, f"{what or repr(key)} sets a field of {section}, but {section} holds {table!r}, not a table"
+            )
+        table[name] = value
+    return data
+
+
+def load_config(path: str | Path, overrides: Sequence[str] = (), changes: Mapping[str, Any] | None = None) -> Config:
+    """Read and validate a TOML config file, with ``overrides`` (see ``apply_overrides``) and then ``changes``
+    (``{"section.field": value}``: the command line's own options) applied first."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -452,7 +486,7 @@ def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("config", f"{path} is not valid TOML: {exc}") from None
-    return config_from_dict(apply_overrides(data, overrides))
+    return config_from_dict(set_fields(apply_overrides(data, overrides), changes or {}))
 
 
 def field_docs(cls: type) -> list[tuple[str, Any, str]]:

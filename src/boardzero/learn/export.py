@@ -1,7 +1,7 @@
 """Ship a trained network as a game's default model: ``src/boardzero/models/<game>/<name>.{safetensors,json}``.
 
-    python -m boardzero.learn.export runs/c4 --sims 400
-    python -m boardzero.learn.export runs/catan_td --latest --name model-2p --play depth=3 --play fast.depth=1
+    boardzero export runs/c4 --sims 400
+    boardzero export runs/catan_td --latest --name model-2p --play depth=3 --play fast.depth=1
 
 copies the run's best (or newest) network with the settings that ``best`` plays
 it with (``--sims`` for AlphaZero models, ``--play KEY=VALUE`` for any, ``fast.``
@@ -13,17 +13,17 @@ unless told otherwise: the source it names, its play settings (each ``--play``
 key replaces its own), and its opening network, its averaged-in network (``--mean-with``)
 and their notes (``--opening`` and ``--mean-with`` ship others):
 
-    python -m boardzero.learn.export src/boardzero/models/catan/model-2p.json --name model-2p --play sims=96
+    boardzero export src/boardzero/models/catan/model-2p.json --name model-2p --play sims=96
 """
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
 from boardzero.agents.best import MODELS_DIR
-from boardzero.core.errors import BoardzeroError, CheckpointError
+from boardzero.agents.settings import stored_play
+from boardzero.core.errors import CheckpointError
 from boardzero.learn.config import apply_overrides
 from boardzero.nn.checkpoint import load_network, read_extra, resolve_checkpoint, save_network
 
@@ -58,6 +58,8 @@ def export_model(
         k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer") if k in meta
     }
     keep["play"] = merge_play(meta.get("play", {}), play)
+    for fast in (False, True):  # what best and best:fast will play it with must be valid settings
+        stored_play({**meta, "play": keep["play"]}, fast=fast, where="--play" + (" (fast)" if fast else ""))
     keep["source"] = meta.get("source") or source_label(source)  # a shipped model exported again keeps its own
     extras, kept_notes = {}, {}
     for role, given in (("opening", opening), ("mean_with", mean_with)):
@@ -108,51 +110,3 @@ def parse_play(pairs: list[str]) -> dict[str, Any]:
     """``["sims=96", "fast.depth=1", "infoset=true"]`` -> ``{"sims": 96, "fast": {"depth": 1}, "infoset": True}``
     (each value read as TOML where it parses, else kept as a string; see ``learn.config.apply_overrides``)."""
     return apply_overrides({}, pairs, flag="--play", examples="sims=96 or fast.depth=1")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkpoint", help="run directory or checkpoint .json")
-    parser.add_argument("--sims", type=int, default=None, help="simulations per move (AlphaZero models)")
-    parser.add_argument("--c-puct", type=float, default=None)
-    parser.add_argument(
-        "--play",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a play setting stored for `best` (fast.KEY for `best:fast`); repeatable",
-    )
-    parser.add_argument("--latest", action="store_true", help="ship the newest checkpoint, not the run's best")
-    parser.add_argument("--name", default="model", help="file name without extension (default: model)")
-    parser.add_argument("--out", type=Path, default=None, help="directory (default: the package's models/<game>)")
-    parser.add_argument(
-        "--opening", default=None, help="a network fitted by boardzero.learn.opening, shipped for the opening search"
-    )
-    parser.add_argument(
-        "--mean-with",
-        default=None,
-        help="another TD network of the same shape, shipped beside the model; best averages their values",
-    )
-    args = parser.parse_args()
-    try:
-        play = parse_play(args.play)
-        if args.sims is not None:
-            play["sims"] = args.sims
-        if args.c_puct is not None:
-            play["c_puct"] = args.c_puct
-        path = export_model(
-            args.checkpoint,
-            play=play,
-            latest=args.latest,
-            out_dir=args.out,
-            name=args.name,
-            opening=args.opening,
-            mean_with=args.mean_with,
-        )
-    except BoardzeroError as exc:
-        raise SystemExit(f"error: {exc}") from None
-    print(f"wrote {path} and {path.with_suffix('.safetensors')}")
-
-
-if __name__ == "__main__":
-    main()

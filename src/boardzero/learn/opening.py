@@ -9,11 +9,11 @@ position (as its mover sees it) is recorded with the game's final result (undisc
 and a copy of the network is fitted to those results, the epoch with the lowest loss on held-out games kept.
 Targets are game results alone: zero knowledge is kept.
 
-    python -m boardzero.learn.opening src/boardzero/models/catan/model-2p.json --out runs/opening2p \\
+    boardzero opening src/boardzero/models/catan/model-2p.json --out runs/opening2p \\
         --minutes 35 --workers 2 --moves 8 --temperature 0.05
 
 writes ``games_<seed>.npz`` (one per worker and call; a later call adds more, e.g. at another temperature,
-``--epochs 0`` collecting only) and fits ``opening.json`` on all of them; ``python -m boardzero.learn.export ...
+``--epochs 0`` collecting only) and fits ``opening.json`` on all of them; ``boardzero export ...
 --opening runs/opening2p/opening.json`` ships it beside a model, and ``td:...,opening_model=PATH`` plays it
 (``runs/opening2p/opening.json``, or a shipped one: ``model-2p.json#opening``). A second round draws the openings
 from the fitted network (``--draws MODEL.json#opening``) and goes on fitting it (``--init``). ``--later N`` records
@@ -22,9 +22,9 @@ the greedy moves after the opening too (for ``td:...,early=H``); ``--threads 1``
 
 from __future__ import annotations
 
-import argparse
 import copy
 import io
+import multiprocessing
 import os
 import time
 from pathlib import Path
@@ -223,88 +223,65 @@ def _collect_worker(args: tuple) -> str:
     return str(path)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", help="a TD checkpoint (.json) whose self-play is recorded and which is fitted")
-    parser.add_argument("--out", type=Path, required=True, help="folder for the games and opening.json")
-    parser.add_argument("--minutes", type=float, default=35.0, help="self-play time per worker (0: fit only)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--moves", type=int, default=8, help="opening decisions drawn (Catan 2p setup: 8)")
-    parser.add_argument("--temperature", type=float, default=0.05)
-    parser.add_argument(
-        "--draws",
-        default="",
-        help="a TD network whose values draw the opening moves instead "
-        "(e.g. MODEL.json#opening, a shipped opening network)",
+def record_and_fit(
+    model: str,
+    out: Path,
+    *,
+    minutes: float = 35.0,
+    workers: int = 2,
+    moves: int = 8,
+    temperature: float = 0.05,
+    draws: str = "",
+    init: str = "",
+    later: int = 0,
+    share: float = 1.0,
+    epochs: int = 8,
+    lr: float = 1e-4,
+    threads: int = 0,
+    seed: int = 11,
+    report=print,
+) -> Path | None:
+    """Record ``workers`` x ``minutes`` of self-play of ``model`` in ``out`` (``games_<seed>.npz``, one per
+    worker and seed), then fit ``out/opening.json`` to every game recorded there (``epochs`` 0: record only);
+    returns the fitted network's metadata path. ``report`` gets a line for each file written. Bad values and
+    networks are ConfigErrors, raised before any self-play."""
+    checks = (
+        ("minutes", minutes >= 0, "must be >= 0 (0: fit only)"),
+        ("temperature", temperature > 0, "must be > 0"),
+        ("lr", lr > 0, "must be > 0"),
+        ("threads", threads >= 0, "must be >= 0 (0: one per core)"),
+        ("workers", workers >= 1, "must be >= 1"),
+        ("later", later >= 0, "must be >= 0"),
+        ("share", 0 < share <= 1, "must lie in (0, 1]"),
     )
-    parser.add_argument(
-        "--init",
-        default="",
-        help="the network the fit starts from instead of MODEL's "
-        "(e.g. MODEL.json#opening, to go on from a shipped opening network)",
-    )
-    parser.add_argument(
-        "--later", type=int, default=0, help="greedy decisions with a choice after the opening also recorded (0: none)"
-    )
-    parser.add_argument("--share", type=float, default=1.0, help="share of those decisions recorded")
-    parser.add_argument("--epochs", type=int, default=8, help="0: collect only, fit later")
-    parser.add_argument("--lr", type=float, default=1e-4)
-    parser.add_argument(
-        "--threads", type=int, default=0, help="CPU threads of the fit (0: one per core; 1 beside another busy process)"
-    )
-    parser.add_argument("--seed", type=int, default=11, help="first worker's seed; a later call needs new ones")
-    args = parser.parse_args()
-    if args.minutes < 0:
-        raise SystemExit(f"--minutes must be >= 0 (0: fit only), got {args.minutes}")
-    for name in ("temperature", "lr"):
-        if getattr(args, name) <= 0:
-            raise SystemExit(f"--{name} must be > 0, got {getattr(args, name)}")
-    if args.threads < 0:
-        raise SystemExit(f"--threads must be >= 0 (0: one per core), got {args.threads}")
-    if args.later < 0 or not 0 < args.share <= 1:
-        raise SystemExit(f"--later must be >= 0 and --share in (0, 1], got {args.later} and {args.share}")
+    for name, fine, rule in checks:
+        if not fine:
+            raise ConfigError(f"--{name}", f"{rule}, got {locals()[name]}")
     try:  # the networks named, checked before any self-play
-        meta = load_network(args.model, trainers=("td",))[1]
-        for other in filter(None, (args.draws, args.init)):
+        meta = load_network(model, trainers=("td",))[1]
+        for other in filter(None, (draws, init)):
             load_network(other, game=_game_of(meta), trainers=("td",))
-    except (ConfigError, CheckpointError) as exc:
-        raise SystemExit(str(exc)) from None
-    args.out.mkdir(parents=True, exist_ok=True)
-    if args.minutes > 0:
-        seeds = range(args.seed, args.seed + args.workers)
-        taken = [s for s in seeds if (args.out / f"games_{s}.npz").exists()]
+    except CheckpointError as exc:
+        raise ConfigError("model", str(exc)) from None
+    out.mkdir(parents=True, exist_ok=True)
+    if minutes > 0:
+        seeds = range(seed, seed + workers)
+        taken = [s for s in seeds if (out / f"games_{s}.npz").exists()]
         if taken:
-            raise SystemExit(f"{args.out} already has the games of seeds {taken}; pass another --seed")
-        import multiprocessing
-
-        jobs = [
-            (
-                args.model,
-                str(args.out),
-                s,
-                args.moves,
-                args.temperature,
-                args.minutes,
-                args.later,
-                args.share,
-                args.draws,
-            )
-            for s in seeds
-        ]
-        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            raise ConfigError("--seed", f"{out} already has the games of seeds {taken}; pass another --seed")
+        jobs = [(model, str(out), s, moves, temperature, minutes, later, share, draws) for s in seeds]
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
             for path in pool.imap_unordered(_collect_worker, jobs):
-                print(f"wrote {path}", flush=True)
-    if args.epochs <= 0:
-        return
-    paths = sorted(args.out.glob("games_*.npz"))
+                report(f"wrote {path}")
+    if epochs <= 0:
+        return None
+    paths = sorted(out.glob("games_*.npz"))
     if not paths:
-        raise SystemExit(f"{args.out} has no games_*.npz to fit; collect first (--minutes > 0)")
+        raise ConfigError("--epochs", f"{out} has no games_*.npz to fit; collect first (--minutes > 0)")
     try:
-        net, meta = fit(args.model, paths, epochs=args.epochs, lr=args.lr, threads=args.threads, init=args.init)
-    except (ConfigError, CheckpointError) as exc:
-        raise SystemExit(str(exc)) from None
-    print(f"wrote {save_network(args.out / 'opening', net, meta)}")
-
-
-if __name__ == "__main__":
-    main()
+        net, fitted = fit(model, paths, epochs=epochs, lr=lr, threads=threads, init=init)
+    except CheckpointError as exc:
+        raise ConfigError("model", str(exc)) from None
+    path = save_network(out / "opening", net, fitted)
+    report(f"wrote {path}")
+    return path

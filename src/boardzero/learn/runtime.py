@@ -64,6 +64,9 @@ class Method(abc.ABC):
     name: ClassVar[str]
     agent: ClassVar[str]  # the agent spec name that plays this method's checkpoints
     large_extras: ClassVar[tuple[str, ...]] = ()  # checkpoint extras kept only with the newest checkpoint
+    # other methods whose method-specific config fields this one reads too (a method built on AlphaZero's
+    # self-play names "alphazero", so selfplay.simulations and the like apply to it); see learn.methods
+    reads_settings_of: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, config: Config, game: Game, rundir: RunDir, console: Console):
         self.config, self.game, self.rundir, self.console = config, game, rundir, console

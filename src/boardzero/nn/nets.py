@@ -17,6 +17,7 @@ The spec a network is built from is ``nn.spec``, what every network shares ``nn.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import torch
 from torch import nn
@@ -105,9 +106,15 @@ class ResidualConv(Network):
         return self.value(self.value_conv(self.trunk(obs)).flatten(1))
 
 
+# how each kind of ``nn.spec.NETWORK_KINDS`` is built from its spec
+BUILDERS: dict[str, Callable[[NetworkSpec], Network]] = {
+    "mlp": ResidualMLP,
+    "conv": ResidualConv,
+    "xdim": lambda spec: CrossDimensional(spec, game_class(spec.layout)().board_layout()),
+}
+
+
 def build_network(spec: NetworkSpec) -> Network:
     """A freshly initialised network for ``spec``."""
     spec.validate()
-    if spec.kind == "xdim":
-        return CrossDimensional(spec, game_class(spec.layout)().board_layout())
-    return ResidualMLP(spec) if spec.kind == "mlp" else ResidualConv(spec)
+    return BUILDERS[spec.kind](spec)

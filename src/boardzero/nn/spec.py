@@ -4,11 +4,12 @@ the spec that fits a game. Every network body is built from one (``nn.nets.build
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal, cast
+from typing import Any, Literal, cast, get_args
 
 from boardzero.core.errors import ConfigError
 
-NetworkKind = Literal["mlp", "conv", "xdim"]
+NetworkKind = Literal["mlp", "conv", "xdim"]  # the one list of network kinds; the config's network.kind reads it
+NETWORK_KINDS: tuple[str, ...] = get_args(NetworkKind)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,8 +52,8 @@ class NetworkSpec:
         return spec
 
     def validate(self) -> None:
-        if self.kind not in ("mlp", "conv", "xdim"):
-            raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: mlp, conv, xdim")
+        if self.kind not in NETWORK_KINDS:
+            raise ConfigError("network.kind", f"{self.kind!r} is not allowed; allowed: {', '.join(NETWORK_KINDS)}")
         if self.observation and self.kind != "mlp":
             raise ConfigError(
                 "network.observation",

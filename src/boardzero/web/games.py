@@ -206,7 +206,7 @@ class GameManager:
         """Refuse a requested agent over the operator's caps or loading from outside the allowed directories
         (before anything is built or opened), then build it once to check that it plays ``game``."""
         try:
-            self.limits.check(spec)
+            self.limits.check(spec, game)
         except SpecRefused as exc:
             raise ApiError(exc.status, exc.code, exc.message) from None
         try:

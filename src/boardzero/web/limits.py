@@ -8,7 +8,9 @@ the shipped models and the operator's ``--models`` directories; the path is
 judged by its name alone, so a refused file is never opened. The agents'
 own factories are read (``describe_agent``) to learn each option's default
 and which options name checkpoints, so a new agent is guarded without an
-entry here.
+entry here. An agent that plays by settings stored beside a model (``best``)
+is weighed by those settings (``agents.registry.agent_settings``) when the
+game is known, so a stored 2,000 simulations count against ``max_sims`` too.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boardzero.agents.best import MODELS_DIR
-from boardzero.agents.registry import AgentInfo, describe_agent, parse_spec
+from boardzero.agents.registry import AgentInfo, agent_settings, describe_agent, parse_spec
+from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import coerce
 from boardzero.web.config import ServerConfig
@@ -64,15 +67,21 @@ class AgentLimits:
         """The caps for ``/api/meta`` (the directories stay private to the server)."""
         return dict(sorted(self.caps.items()))
 
-    def check(self, spec: str) -> None:
+    def check(self, spec: str, game: Game | None = None) -> None:
         """Refuse ``spec`` (``SpecRefused``) when it costs more than a cap or loads from outside the allowed
-        directories; a spec that does not parse is left to the agent registry, which names its fault."""
+        directories; a spec that does not parse is left to the agent registry, which names its fault. With
+        ``game``, an agent that plays by stored settings (``best``) is weighed by the settings it would play
+        that game with, not only by what the spec names."""
         try:
             name, words, options = parse_spec(spec)
             info = describe_agent(name)
+            effective = agent_settings(spec, game) if game is not None else None
         except ConfigError:
             return
         values = _values(info, words, options)
+        for option, value in (effective or {}).items():
+            if option in COMPUTE_CAPS:
+                values[option] = _Option(value, True)
         self._check_compute(name, values)
         self._check_paths(name, info, values)
 

@@ -7,7 +7,7 @@ from typing import Any, Literal, NamedTuple, cast
 
 import numpy as np
 
-from boardzero.core.api import CHANCE, TERMINAL, Game, State, Symmetry
+from boardzero.core.api import CHANCE, TERMINAL, Game, State, Symmetry, action_id
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.registry import option
 from boardzero.games.catan import (
@@ -248,7 +248,7 @@ class CatanState(State):
         return outcome
 
     def apply(self, action: int) -> None:
-        a = int(action)
+        a = action_id(action)
         s = self.s
         ph = s.item(E.G_PHASE)
         actor, knowers = _PHASE_PLAYER[ph], cast(tuple[int, ...] | None, None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.core.api import TERMINAL, Game, State, Symmetry, base_public_view, grid_symmetry
+from boardzero.core.api import TERMINAL, ExactSolver, Game, State, Symmetry, base_public_view, grid_symmetry
 
 ROWS, COLS = 6, 7
 COLUMN_BITS = ROWS + 1
@@ -74,11 +74,31 @@ class Connect4(Game):
         """The left-right mirror."""
         return [grid_symmetry("mirror", self.observation_spec, (ROWS, COLS), np.fliplr, action_grid=False)]
 
+    def exact_solver(self) -> ExactSolver:
+        """The bitboard solver (``connect4.solver``): seconds to minutes per position in the first plies, so
+        the solver agent opens in the centre column (the first player wins only there) and searches until ply
+        8, and accuracy test positions start at ply 10 (up to about a second per position from there,
+        measured over half-random games; up to seconds at plies 7-9)."""
+        return ExactSolver(
+            _solved_move_values,
+            phase_starts=(14, 28),
+            accuracy_plies=(10, 32),
+            test_set_plies=((10, 13), (14, 27), (28, 38)),
+            exact_from=8,
+            first_move=COLS // 2,
+        )
+
     def action_name(self, action: int) -> str:
         return f"column {int(action)}"
 
     def action_fields(self, action: int) -> dict:
         return {"kind": "drop", "column": int(action)}
+
+
+def _solved_move_values(history) -> np.ndarray:
+    from boardzero.games.connect4.solver import default_solver  # compiles with numba: only where a game solves
+
+    return default_solver().move_values(history)
 
 
 class Connect4State(State):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardzero.core.api import TERMINAL, Game, State, Symmetry, base_public_view, grid_symmetry
+from boardzero.core.api import TERMINAL, ExactSolver, Game, State, Symmetry, base_public_view, grid_symmetry
+from boardzero.games.tictactoe.solver import move_values
 
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
 LINE_MASKS = tuple(sum(1 << int(c) for c in line) for line in LINES)
@@ -39,6 +40,12 @@ class TicTacToe(Game):
             "anti-transpose": lambda g: np.rot90(g, 2).T,
         }
         return [grid_symmetry(name, self.observation_spec, (3, 3), t) for name, t in transforms.items()]
+
+    def exact_solver(self) -> ExactSolver:
+        """Minimax over every reachable position (``tictactoe.solver``), exact from the first move."""
+        return ExactSolver(
+            move_values, phase_starts=(3, 6), accuracy_plies=(0, 7), test_set_plies=((0, 2), (3, 5), (6, 7))
+        )
 
     def action_name(self, action: int) -> str:
         row, col = divmod(int(action), 3)
