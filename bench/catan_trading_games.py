@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from boardzero.agents.registry import make_agent
-from boardzero.play.runner import play_game
 from boardzero.games.catan import Catan, CatanOptions, engine as E, random_playout
+from boardzero.play.runner import play_game
 
 
 def random_games(players: int, games: int, trading: bool, seed: int) -> dict:

@@ -14,13 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from boardzero.agents.az import network_agent
-from boardzero.agents.play import play_game
 from boardzero.agents.registry import make_agent
 from boardzero.cli.main import app
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.learn import config_from_dict, methods, register_method
 from boardzero.nn import load_network
+from boardzero.play.runner import play_game
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from boardzero.core.errors import ConfigError
-from boardzero.eval.workers import BACKENDS
+from boardzero.play.workers import BACKENDS
 
 
 def parse_game_options(pairs: list[str] | None, players: int | None = None) -> dict[str, str]:
@@ -47,7 +47,7 @@ def checked(default: Any, *names: str, help: str, minimum: float, above: bool = 
 
 
 def check_backend(backend: str | None) -> str | None:
-    """``--backend`` of the commands that play matches: a backend of ``eval.workers.BACKENDS`` (None: as
+    """``--backend`` of the commands that play matches: a backend of ``play.workers.BACKENDS`` (None: as
     configured)."""
     if backend is not None and backend not in BACKENDS:
         raise ConfigError("--backend", f"{backend!r} is not allowed; allowed: {', '.join(BACKENDS)}")
