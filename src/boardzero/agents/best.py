@@ -7,6 +7,7 @@ which method made it (``trainer``) and how it plays (``play``: e.g.
 ``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` or ``{"sims": 32, "prior": 0.02}`` for a TD
 value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions
 (``"opening_per_move"``: at most that many of its simulations per legal move),
+``"policy"`` for priors from a policy head that learned search visits (default: the metadata's ``policy_head``),
 ``"early"`` for the opening network's reach past them, and ``"fast"``: lighter settings for ``best:fast``).
 A TD model may ship a second network of its shape beside it (the extra ``mean_with``): ``best`` then reads
 the mean of both networks' values everywhere but the opening search (``"mean_weight"``: the second's share,
@@ -22,7 +23,7 @@ from typing import Any
 
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
-from boardzero.agents.td import TDAgent, mean_of
+from boardzero.agents.td import TD_TRAINERS, TDAgent, mean_of
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.nn.checkpoint import check_game, extra_network, load_network, read_metadata
@@ -120,7 +121,7 @@ def best(
                 f"agent best.{name}",
                 f"only stored settings that search the opening deeper take it; {setting} have none",
             )
-    if meta.get("trainer", "alphazero") == "td":
+    if meta.get("trainer", "alphazero") in TD_TRAINERS:
         depth = 1 if greedy else int(play.get("depth", 1))
         opening = 0 if greedy else int(play.get("opening", 0))
         opening_net = _extra_net(path, meta, net, "opening") if opening else None
@@ -133,6 +134,7 @@ def best(
             )
         if partner is not None and share != 0:
             net = mean_of(net, [partner], share, where=f"agent best ({path.name})")
+        wrapped = (partner is not None and share != 0) or bool(play.get("symmetries", False))
         if play.get("symmetries", False):
             net = SymmetricValueNet(net, game.symmetries(), what=f"agent best ({path.name}).symmetries").eval()
         return TDAgent(
@@ -153,6 +155,8 @@ def best(
             opening_batch=(opening_batch or int(play.get("opening_batch", 0))) if opening else 0,
             opening_per_move=int(play.get("opening_per_move", 0)) if opening else 0,
             fpu=float(play.get("fpu", 0.0)) if fpu == -1 else fpu,
+            # priors from the policy head where it learned search visits (``learn.expert``) and is read alone
+            policy=bool(play.get("policy", meta.get("policy_head", False))) and not wrapped,
         )
     if mean_weight != -1:
         raise ConfigError(

@@ -50,11 +50,15 @@ from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.nn.base import Network
+from boardzero.nn.checkpoint import read_metadata, resolve_checkpoint
 from boardzero.nn.ensemble import MeanValueNet, SymmetricValueNet
 from boardzero.nn.evaluator import ValueEvaluator, afterstate_values
+from boardzero.nn.policy_prior import PolicyPriorEvaluator
 from boardzero.nn.precision import autocast, resolve
 from boardzero.search import MCTS, MCTSConfig
 from boardzero.search.evaluator import uniform_priors
+
+TD_TRAINERS = ("td", "expert")  # the methods whose checkpoints are TD value networks (expert: with a policy head)
 
 
 def _joined(parts: list[Afterstates]) -> Afterstates:
@@ -205,6 +209,7 @@ class TDAgent(Agent):
         fpu: float = 0.0,
         reuse: bool = False,
         opening_per_move: int = 0,
+        policy: bool = False,
     ):
         for name, value, least in (
             ("depth", depth, 1),
@@ -237,6 +242,7 @@ class TDAgent(Agent):
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
         self.opening, self.opening_per_move = opening, opening_per_move
+        self.policy = policy
         if prior_depth > 1 and not prior:
             raise ConfigError(
                 "agent td.prior_depth", f"plans the search's value priors: needs prior > 0, got prior={prior}"
@@ -293,9 +299,13 @@ class TDAgent(Agent):
             raise ConfigError("agent td.observer", f"{observer!r} is not allowed; allowed: mover, to_move")
         if prior < 0:
             raise ConfigError("agent td.prior", f"must be >= 0 (0: uniform priors), got {prior}")
+        # the policy head is the agent's own network's; another network (the opening's) keeps its value priors
+        use_policy = self.policy and net is None
         net = self.net if net is None else net.eval()
         evaluator = (
-            ValuePriorEvaluator(
+            PolicyPriorEvaluator(net, precision=self.precision, observer=observer)
+            if use_policy
+            else ValuePriorEvaluator(
                 net, temperature=prior, precision=self.precision, observer=observer, depth=prior_depth, width=self.width
             )
             if prior > 0
@@ -394,6 +404,7 @@ def td(
     fpu: float = 0.0,
     reuse: bool = False,
     opening_per_move: int = 0,
+    policy: str = "auto",
 ) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
@@ -430,11 +441,20 @@ def td(
         settlement, with 2 or 3 choices, need not take a settlement's 800)
     reuse: each of its searches goes on from the subtree of its previous search that the public history since
         reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
+    policy: its searches take priors from the network's policy head, one network row per node (on), or as
+        prior says (off); auto: on for a checkpoint whose policy head learned search visits (``learn.expert``),
+        unless mean_with or symmetries; the opening model's search keeps its value priors
     """
-    opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
-    net = load_for_play(game, path, trainers=("td",))
+    if policy not in ("auto", "on", "off"):
+        raise ConfigError("agent td.policy", f"{policy!r} is not allowed; allowed: auto, on, off")
+    if policy == "on" and (mean_with or symmetries):
+        raise ConfigError(
+            "agent td.policy", "reads one network's policy head; leave out mean_with and symmetries, or set policy=off"
+        )
+    opening_net = load_for_play(game, opening_model, trainers=TD_TRAINERS) if opening_model else None
+    net = load_for_play(game, path, trainers=TD_TRAINERS)
     if mean_with:
-        net = mean_of(net, [load_for_play(game, p, trainers=("td",)) for p in mean_with.split("+")], mean_weight)
+        net = mean_of(net, [load_for_play(game, p, trainers=TD_TRAINERS) for p in mean_with.split("+")], mean_weight)
     elif mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
     if symmetries:
@@ -459,4 +479,10 @@ def td(
         fpu=fpu,
         reuse=reuse,
         opening_per_move=opening_per_move,
+        policy=policy == "on" or (policy == "auto" and not (mean_with or symmetries) and _has_policy_head(path)),
     )
+
+
+def _has_policy_head(path: str) -> bool:
+    """Whether the checkpoint's policy head learned search visits (its metadata's ``policy_head``)."""
+    return bool(read_metadata(resolve_checkpoint(path)).get("policy_head", False))

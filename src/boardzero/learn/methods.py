@@ -14,6 +14,7 @@ METHODS: dict[str, str | type] = {
     "alphazero": "boardzero.learn.alphazero:AlphaZero",
     "td": "boardzero.learn.td:TD",
     "ppo": "boardzero.learn.ppo:PPO",
+    "expert": "boardzero.learn.expert:Expert",
 }
 
 
@@ -22,5 +23,5 @@ def method_class(name: str) -> type[Method]:
 
 
 def agent_for_checkpoint(meta: dict[str, Any]) -> str:
-    """The agent name that plays a checkpoint of this metadata (``az``, ``td`` or ``ppo``)."""
+    """The agent name that plays a checkpoint of this metadata (``az``, ``td`` or ``ppo``; ``td`` for ``expert``)."""
     return method_class(meta.get("trainer", "alphazero")).agent
