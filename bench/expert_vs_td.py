@@ -42,7 +42,8 @@ def configs() -> dict[str, dict]:
     return {"td": td, "expert": expert}
 
 
-def selfplay(method: str, config: dict, games: int) -> dict:
+def selfplay(method: str, config: dict, games: int, steps: int = 0) -> dict:
+    """One actor's self-play until ``games`` games ended (or, with ``steps``, that many steps: a warm-up)."""
     checked = config_from_dict({**config, "selfplay": {**config.get("selfplay", {}), "games_per_actor": games}})
     meta = read_metadata(MODEL)
     payload = {"config": checked.to_dict(), "network": meta["network"], "generation": 0, "run": ""}
@@ -50,10 +51,17 @@ def selfplay(method: str, config: dict, games: int) -> dict:
     worker.load_weights(0, read_tensors(MODEL.with_name(meta["weights"])))
     samples = 0
     start = time.process_time()
-    while worker.games_finished < games:
+    made = 0
+    while worker.games_finished < games and not (steps and made >= steps):
         samples += sum(len(batch["obs"]) for batch in worker.step())
+        made += 1
     cpu = time.process_time() - start
-    return {"games": worker.games_finished, "samples": samples, "cpu_s": cpu, "samples_per_cpu_s": samples / cpu}
+    return {
+        "games": worker.games_finished,
+        "samples": samples,
+        "cpu_s": cpu,
+        "samples_per_cpu_s": samples / max(cpu, 1e-9),
+    }
 
 
 def learner(method: str, config: dict, steps: int, folder: Path) -> dict:
@@ -88,6 +96,8 @@ def main() -> None:
             parser.error(f"{name} must be at least 1, got {value}")
     torch.set_num_threads(1)
     rows: dict[str, dict[str, list[dict]]] = {m: {"selfplay": [], "learner": []} for m in ("td", "expert")}
+    for method, config in configs().items():  # compiling the engine and first-use costs: not a method's own
+        selfplay(method, config, 1, steps=2)
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.rounds):
             for method, config in configs().items():
