@@ -254,3 +254,13 @@ def test_best_refuses_a_stored_setting_it_does_not_know_or_a_bad_value_naming_th
     _ship_td(tmp_path / "catan", 2, {"sims": -3})
     with pytest.raises(ConfigError, match=r"agent best \(model-2p.json\).sims: must be >= 0, got -3"):
         make_agent("best", game)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_catan_setup_searches_are_capped_to_keep_each_move_under_a_second(players):
+    """The setup's simulations are what its slowest moves cost: at most 600, and a road (2 or 3 legal moves)
+    far fewer (docs/results/catan.md, "A setup search capped for decision time")."""
+    agent = make_agent("best", make("catan", players=players))
+    budget = agent.opening_search.config.simulations
+    assert 0 < budget <= 600 and agent.opening_per_move > 0
+    assert min(budget, 3 * agent.opening_per_move) <= 450

@@ -7,6 +7,7 @@ which method made it (``trainer``) and how it plays (``play``: e.g.
 ``{"sims": 2000}`` for an AlphaZero network, ``{"depth": 3}`` or ``{"sims": 32, "prior": 0.02}`` for a TD
 value network, with ``"opening"`` and ``"opening_sims"`` for a deeper search over the game's first decisions
 (``"opening_per_move"``: at most that many of its simulations per legal move),
+``"policy"`` (auto, on, off) for priors from a policy head that learned search visits (auto: the metadata's ``policy_head``),
 ``"early"`` for the opening network's reach past them, and ``"fast"``: lighter settings for ``best:fast``).
 A TD model may ship a second network of its shape beside it (the extra ``mean_with``): ``best`` then reads
 the mean of both networks' values everywhere but the opening search (``"mean_weight"``: the second's share,
@@ -122,6 +123,9 @@ def best(
                 "agent best.mean_weight", f"weighs a second network shipped beside the model; {path.name} has none"
             )
         partners = [partner] if partner is not None and settings.mean_weight != 0 else []
+        if settings.policy == "auto":  # priors from a policy head that learned search visits, read alone
+            alone = not partners and not settings.symmetries
+            settings = settings.changed("agent best", policy="on" if alone and meta.get("policy_head") else "off")
         net = playing_net(game, net, partners, settings, f"agent best ({path.name})")
         return TDAgent(game, net, settings, opening_net=opening_net)
     assert isinstance(settings, AZPlay)

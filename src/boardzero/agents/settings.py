@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from boardzero.core.errors import ConfigError
 
 OBSERVERS = ("mover", "to_move")
+POLICIES = ("auto", "on", "off")  # auto: on for a network whose policy head learned search visits (learn.expert)
 
 
 def setting(default: Any, least: float | None = None) -> Any:
@@ -111,8 +112,11 @@ class TDPlay(PlaySettings):
     fpu: float = setting(0.0, least=0)  # first-play urgency of its searches
     reuse: bool = setting(False)  # each search goes on from the subtree the history reached
     opening_per_move: int = setting(0, least=0)  # > 0: caps the opening search per legal move
+    policy: str = setting("auto")  # search priors from a policy head that learned search visits: auto, on, off
 
     def check_together(self, where: str) -> None:
+        if self.policy not in POLICIES:
+            raise ConfigError(f"{where}.policy", f"{self.policy!r} is not allowed; allowed: {', '.join(POLICIES)}")
         if self.observer not in OBSERVERS:
             raise ConfigError(f"{where}.observer", f"{self.observer!r} is not allowed; allowed: {', '.join(OBSERVERS)}")
         if (self.opening > 0) != (self.opening_sims > 0):
@@ -151,7 +155,7 @@ class AZPlay(PlaySettings):
     batch: int = setting(8, least=1)  # leaves per network call
 
 
-PLAY_SETTINGS: dict[str, type[PlaySettings]] = {"td": TDPlay, "alphazero": AZPlay, "ppo": AZPlay}
+PLAY_SETTINGS: dict[str, type[PlaySettings]] = {"td": TDPlay, "expert": TDPlay, "alphazero": AZPlay, "ppo": AZPlay}
 
 
 def play_settings_for(trainer: str) -> type[PlaySettings]:

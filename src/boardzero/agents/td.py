@@ -51,11 +51,15 @@ from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.nn.base import Network
+from boardzero.nn.checkpoint import read_metadata, resolve_checkpoint
 from boardzero.nn.ensemble import MeanValueNet, SymmetricValueNet
 from boardzero.nn.evaluator import ValueEvaluator, afterstate_values
+from boardzero.nn.policy_prior import PolicyPriorEvaluator
 from boardzero.nn.precision import autocast, resolve
 from boardzero.search import MCTS, MCTSConfig
 from boardzero.search.evaluator import uniform_priors
+
+TD_TRAINERS = ("td", "expert")  # the methods whose checkpoints are TD value networks (expert: with a policy head)
 
 
 def _joined(parts: list[Afterstates]) -> Afterstates:
@@ -206,6 +210,7 @@ class TDAgent(Agent):
         self.precision = resolve(precision)
         self.key = net.spec.observation_key
         self.opening, self.opening_per_move = opening, settings.opening_per_move
+        self.policy = settings.policy == "on"
         searching: dict[str, Any] = dict(
             c_puct=settings.c_puct,
             infoset=settings.infoset,
@@ -257,9 +262,13 @@ class TDAgent(Agent):
         reuse: bool,
         net: Network | None = None,
     ) -> MCTS:
+        # the policy head is the agent's own network's; another network (the opening's) keeps its value priors
+        use_policy = self.policy and net is None
         net = self.net if net is None else net.eval()
         evaluator = (
-            ValuePriorEvaluator(
+            PolicyPriorEvaluator(net, precision=self.precision, observer=observer)
+            if use_policy
+            else ValuePriorEvaluator(
                 net, temperature=prior, precision=self.precision, observer=observer, depth=prior_depth, width=self.width
             )
             if prior > 0
@@ -358,6 +367,7 @@ def td(
     fpu: float = 0.0,
     reuse: bool = False,
     opening_per_move: int = 0,
+    policy: str = "auto",
 ) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
@@ -394,6 +404,9 @@ def td(
         settlement, with 2 or 3 choices, need not take a settlement's 800)
     reuse: each of its searches goes on from the subtree of its previous search that the public history since
         reached (its own earlier decisions in the turn, the replies and rolls it searched), instead of a new tree
+    policy: its searches take priors from the network's policy head, one network row per node (on), or as
+        prior says (off); auto: on for a checkpoint whose policy head learned search visits (``learn.expert``),
+        unless mean_with or symmetries; the opening model's search keeps its value priors
     """
     settings = TDPlay(
         "agent td",
@@ -415,12 +428,20 @@ def td(
         fpu=fpu,
         reuse=reuse,
         opening_per_move=opening_per_move,
+        policy=policy,
     )
     if not mean_with and mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")
-    opening_net = load_for_play(game, opening_model, trainers=("td",)) if opening_model else None
-    net = load_for_play(game, path, trainers=("td",))
-    partners = [load_for_play(game, p, trainers=("td",)) for p in mean_with.split("+")] if mean_with else []
+    if policy == "on" and (mean_with or symmetries):
+        raise ConfigError(
+            "agent td.policy", "reads one network's policy head; leave out mean_with and symmetries, or set policy=off"
+        )
+    opening_net = load_for_play(game, opening_model, trainers=TD_TRAINERS) if opening_model else None
+    net = load_for_play(game, path, trainers=TD_TRAINERS)
+    partners = [load_for_play(game, p, trainers=TD_TRAINERS) for p in mean_with.split("+")] if mean_with else []
+    if policy == "auto":
+        alone = not (mean_with or symmetries)
+        settings = settings.changed("agent td", policy="on" if alone and _has_policy_head(path) else "off")
     return TDAgent(game, playing_net(game, net, partners, settings, "agent td"), settings, opening_net=opening_net)
 
 
@@ -432,3 +453,8 @@ def playing_net(game: Game, net: Network, partners: list[Network], settings: TDP
     if settings.symmetries:
         net = SymmetricValueNet(net, game.symmetries(), what=f"{where}.symmetries").eval()
     return net
+
+
+def _has_policy_head(path: str) -> bool:
+    """Whether the checkpoint's policy head learned search visits (its metadata's ``policy_head``)."""
+    return bool(read_metadata(resolve_checkpoint(path)).get("policy_head", False))

@@ -289,6 +289,57 @@ class PPOConfig:
 
 
 @dataclasses.dataclass
+class ExpertConfig:
+    search_moves: int = doc(
+        8,
+        "a game's first N decisions with a choice (all seats'; Catan's setup is 4 x players) are searched; "
+        "the rest are played as TD plays them",
+        check="non_negative",
+    )
+    simulations: int = doc(200, "simulations of each of those searches", check="positive")
+    c_puct: float = doc(1.5, "PUCT exploration constant of those searches", check="non_negative")
+    search_batch: int = doc(8, "leaves gathered per search before one network call", check="positive")
+    infoset: bool = doc(True, "the searches keep one node per information set of the searching seat")
+    prior_temperature: float = doc(
+        0.02,
+        "value priors: the softmax of the network's values after each move at this temperature (values are "
+        "win shares, 0..1)",
+        check="positive",
+    )
+    policy_priors_from: int = doc(
+        -1,
+        "from this learner step on the searches take priors from the policy head (one network row per node) "
+        "instead of value priors (one per legal move); -1: never",
+    )
+    dirichlet_fraction: float = doc(0.25, "share of Dirichlet noise in the searches' root priors", check="fraction")
+    dirichlet_alpha: float = doc(0.3, "concentration of that noise", check="positive")
+    temperature_moves: int = doc(
+        8,
+        "of the searched decisions, the first N draw their move in proportion to the visits (the rest play "
+        "the most visited); the lambda-return stops at a drawn move other than the most visited",
+        check="non_negative",
+    )
+    search_weight: float = doc(
+        1.0,
+        "share of the search's value (its root value through the move played) in a searched position's value target",
+        check="non_negative",
+    )
+    lambda_weight: float = doc(1.0, "share of the lambda-return in every position's value target", check="non_negative")
+    outcome_weight: float = doc(
+        0.0,
+        "share of the final outcome (lambda = 1, discounted by td.gamma, stopped at an exploring move) in "
+        "every value target",
+        check="non_negative",
+    )
+    policy_weight: float = doc(
+        1.0,
+        "weight of the policy head's loss (cross-entropy to the visit shares; 0: no policy head)",
+        check="non_negative",
+    )
+    policy_replay_size: int = doc(20_000, "searched positions kept for the policy head", check="positive")
+
+
+@dataclasses.dataclass
 class Config:
     method: str = doc(
         "alphazero",
@@ -303,6 +354,7 @@ class Config:
     eval: EvalConfig = dataclasses.field(default_factory=EvalConfig)
     td: TDConfig = dataclasses.field(default_factory=TDConfig)
     ppo: PPOConfig = dataclasses.field(default_factory=PPOConfig)
+    expert: ExpertConfig = dataclasses.field(default_factory=ExpertConfig)
 
     def to_dict(self) -> dict[str, Any]:
         """Every setting this config's method reads (``config_from_dict`` gives it back)."""
@@ -332,8 +384,9 @@ SECTIONS = {
     "eval": EvalConfig,
     "td": TDConfig,
     "ppo": PPOConfig,
+    "expert": ExpertConfig,
 }
-SECTION_METHODS = {"td": TD, "ppo": PPO}  # sections that only one method reads
+SECTION_METHODS = {"td": TD, "ppo": PPO, "expert": ("expert",)}  # sections that only some methods read
 
 
 def _applies(methods: tuple[str, ...], reads: tuple[str, ...]) -> bool:

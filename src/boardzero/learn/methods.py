@@ -23,6 +23,7 @@ METHODS: dict[str, str | type] = {
     "alphazero": "boardzero.learn.alphazero:AlphaZero",
     "td": "boardzero.learn.td:TD",
     "ppo": "boardzero.learn.ppo:PPO",
+    "expert": "boardzero.learn.expert:Expert",
 }
 BUILT_IN = tuple(METHODS)
 METHODS.update({n: path for n, path in registered_elsewhere(ENVIRONMENT, ENTRY_POINTS).items() if n not in METHODS})
@@ -55,5 +56,5 @@ def settings_read_by(name: str) -> tuple[str, ...]:
 
 
 def agent_for_checkpoint(meta: dict[str, Any]) -> str:
-    """The agent name that plays a checkpoint of this metadata (``az``, ``td`` or ``ppo``)."""
+    """The agent name that plays a checkpoint of this metadata (``az``, ``td`` or ``ppo``; ``td`` for ``expert``)."""
     return method_class(meta.get("trainer", "alphazero")).agent

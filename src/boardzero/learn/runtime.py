@@ -67,6 +67,7 @@ class Method(abc.ABC):
     # other methods whose method-specific config fields this one reads too (a method built on AlphaZero's
     # self-play names "alphazero", so selfplay.simulations and the like apply to it); see learn.methods
     reads_settings_of: ClassVar[tuple[str, ...]] = ()
+    init_from: ClassVar[tuple[str, ...]] = ()  # other methods whose checkpoints may start a run of this one (--init)
 
     def __init__(self, config: Config, game: Game, rundir: RunDir, console: Console):
         self.config, self.game, self.rundir, self.console = config, game, rundir, console
@@ -267,11 +268,13 @@ class Trainer:
     def step(self) -> int:
         return self.method.step
 
-    def _load_weights(self, source: Path, remedy: str) -> dict[str, Any]:
-        """Check that ``source`` is a checkpoint of this game, method and network, load its weights; its metadata."""
+    def _load_weights(self, source: Path, remedy: str, *, starting: bool = False) -> dict[str, Any]:
+        """Check that ``source`` is a checkpoint of this game, method (or, ``starting`` a run, of one in the
+        method's ``init_from``) and network, load its weights; its metadata."""
         meta = read_metadata(source)
         check_game(meta, self.game, source)
-        if meta.get("trainer", "alphazero") != self.method.name:
+        trainers = (self.method.name, *self.method.init_from) if starting else (self.method.name,)
+        if meta.get("trainer", "alphazero") not in trainers:
             raise ConfigError(
                 "method", f"{source} was made by the {meta.get('trainer')} trainer, not {self.method.name}"
             )
@@ -288,7 +291,7 @@ class Trainer:
     def _initialise(self, init: str | Path) -> None:
         """Start a new run from the weights of another run's checkpoint or of a shipped model (a fresh optimizer)."""
         source = resolve_checkpoint(init)
-        meta = self._load_weights(source, "use a config with the checkpoint's [network] settings")
+        meta = self._load_weights(source, "use a config with the checkpoint's [network] settings", starting=True)
         self.initialised_from = {
             "checkpoint": str(source),
             "weights_sha256": meta.get("weights_sha256", ""),

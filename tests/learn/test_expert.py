@@ -1,0 +1,165 @@
+"""Expert iteration: mixed value targets by hand, searched self-play samples, the policy head's loss, a tiny run
+that trains and resumes, and TD checkpoints that still load and play."""
+
+import numpy as np
+import pytest
+import torch
+
+from boardzero.agents.registry import make_agent
+from boardzero.agents.td import TDAgent
+from boardzero.core.errors import ConfigError
+from boardzero.core.registry import make
+from boardzero.core.view import view_for
+from boardzero.learn import config_from_dict, train
+from boardzero.learn.expert import Expert, ExpertWorker, mixed_targets
+from boardzero.learn.runtime import Trainer
+from boardzero.nn import spec_for_game
+from boardzero.nn.checkpoint import read_metadata
+from boardzero.nn.policy_prior import PolicyPriorEvaluator
+
+TINY = {
+    "method": "expert",
+    "game": "tictactoe",
+    "network": {"hidden": 32, "blocks": 1},
+    "selfplay": {"games_per_actor": 8, "publish_every": 5, "precision": "float32"},
+    "train": {
+        "steps": 30,
+        "batch_size": 64,
+        "lr": 0.003,
+        "min_replay": 100,
+        "sample_reuse": 8.0,
+        "replay_size": 5000,
+        "checkpoint_every": 15,
+        "log_every": 15,
+    },
+    "eval": {"every": 0},
+    "td": {"explore": 0.0, "lam": 0.8},
+    "expert": {"search_moves": 2, "simulations": 16, "temperature_moves": 1, "policy_replay_size": 1000},
+}
+
+
+def tiny(**sections) -> dict:
+    return {**TINY, **{name: {**TINY.get(name, {}), **table} for name, table in sections.items()}}
+
+
+def test_mixed_targets_by_hand():
+    lam = np.array([[0.6, 0.4], [0.7, 0.3], [1.0, 0.0]])
+    outcome = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]])
+    search = np.array([[0.2, 0.8], [0.0, 0.0], [0.0, 0.0]])
+    searched = np.array([True, False, False])
+    mixed = mixed_targets(lam, outcome, search, searched, search_weight=2.0, lambda_weight=1.0, outcome_weight=1.0)
+    # searched: (2 * 0.2 + 0.6 + 1.0) / 4 = 0.5 for seat 0; the others leave the search out: (0.7 + 1.0) / 2
+    assert np.allclose(mixed, [[0.5, 0.5], [0.85, 0.15], [1.0, 0.0]])
+    only_search = mixed_targets(lam, outcome, search, searched, search_weight=1, lambda_weight=0, outcome_weight=1)
+    assert np.allclose(only_search[0], [0.6, 0.4]) and np.allclose(only_search[1], [1.0, 0.0])
+    with pytest.raises(ValueError, match="no part"):
+        mixed_targets(lam, outcome, search, searched, search_weight=1.0, lambda_weight=0.0, outcome_weight=0.0)
+
+
+def worker(**sections) -> ExpertWorker:
+    config = config_from_dict(tiny(**sections))
+    spec = spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1)
+    return ExpertWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
+
+
+def test_searched_decisions_give_visit_shares_and_search_values_in_their_targets():
+    actor = worker(expert={"lambda_weight": 0.0, "outcome_weight": 1.0})
+    samples = []
+    while not samples:
+        samples = actor.step()
+    batch = samples[0]
+    moves = len(batch["obs"])
+    assert len(batch["policy"]) == 2  # the first two decisions of the game were searched
+    assert np.allclose(batch["policy"].sum(axis=1), 1.0)
+    assert not (batch["policy"] * ~batch["policy_mask"]).any()  # visits only on legal moves
+    assert batch["policy_obs"].shape == (2, *make("tictactoe").observation_spec["flat"])
+    assert moves > 2 and batch["value"].shape == (moves, 2)
+    # a position not searched learns the outcome alone here (lambda_weight 0); seen from its mover
+    last = batch["value"][-1]
+    assert sorted(np.round(last, 6).tolist()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_search_targets_enter_as_weighted():
+    """With all weight on the search, a searched position's target is its search value, not the outcome."""
+    actor = worker(expert={"search_weight": 1.0, "lambda_weight": 0.0, "outcome_weight": 1e-12})
+    while True:
+        finished = [g for g in actor.games if len(g.obs) >= 3]
+        if finished:
+            break
+        actor.step()
+    game = finished[0]
+    assert game.searched[:2] == [True, True] and not any(game.searched[2:])
+    samples = actor._samples(game, np.array([1.0, -1.0]))
+    seat = game.seat[0]
+    expected = np.roll(game.search_value[0], -seat)  # seat-relative
+    assert np.allclose(samples["value"][0], expected, atol=1e-6)
+
+
+def test_policy_loss_falls_on_a_fixed_batch(tmp_path):
+    method = Trainer(config_from_dict(tiny()), tmp_path / "run").method
+    assert isinstance(method, Expert)
+    rng = np.random.default_rng(0)
+    shape, actions = method.spec.input_shape, method.spec.num_actions
+    masks = rng.random((32, actions)) < 0.6
+    masks[:, 0] = True
+    visits = rng.random((32, actions)) * masks
+    batch = method.tensors(
+        {
+            "obs": rng.random((32, *shape)).astype(np.float32),
+            "mask": masks,
+            "policy": (visits / visits.sum(axis=1, keepdims=True)).astype(np.float32),
+        }
+    )
+
+    def cross_entropy() -> float:  # by hand, not through the method's loss
+        with torch.no_grad():
+            logits, _ = method.net(batch["obs"], batch["mask"])
+        return float(-(batch["policy"] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean())
+
+    method.net.train()
+    before = cross_entropy()
+    assert abs(method.policy_loss(batch).item() - before) < 1e-5
+    for _ in range(60):
+        method.optimize(method.policy_loss(batch), {})
+    assert cross_entropy() < 0.9 * before
+
+
+def test_a_tiny_run_trains_resumes_and_plays_with_its_policy_head(tmp_path):
+    run = tmp_path / "run"
+    summary = train(config_from_dict(tiny(train={"steps": 15})), run)
+    assert summary["step"] == 15
+    trainer = Trainer(config_from_dict(tiny()), run)
+    assert trainer.step == 15 and len(trainer.method.policy_replay) > 0  # the searched positions came back
+    trainer.run()
+    assert trainer.step == 30
+    meta = read_metadata(sorted((run / "checkpoints").glob("step_*.json"))[-1])
+    assert meta["trainer"] == "expert" and meta["policy_head"] is True
+    agent = make_agent(f"td:{run},sims=8", make("tictactoe"))
+    assert isinstance(agent, TDAgent) and isinstance(agent.search.evaluator, PolicyPriorEvaluator)
+    plain = make_agent(f"td:{run},sims=8,prior=0.1,policy=off", make("tictactoe"))
+    assert not isinstance(plain.search.evaluator, PolicyPriorEvaluator)
+
+
+def test_a_td_checkpoint_starts_an_expert_run_and_keeps_its_value_priors(tmp_path):
+    td = {**tiny(), "method": "td", "expert": {}}
+    del td["expert"]
+    train(config_from_dict({**td, "train": {**td["train"], "steps": 5, "checkpoint_every": 5}}), tmp_path / "td")
+    game = make("tictactoe")
+    agent = make_agent(f"td:{tmp_path / 'td'},sims=8,prior=0.1", game)
+    assert not isinstance(agent.search.evaluator, PolicyPriorEvaluator)  # no policy head learned: value priors
+    trainer = Trainer(config_from_dict(tiny()), tmp_path / "expert", init=tmp_path / "td")
+    assert trainer.initialised_from is not None
+    state = game.new_state(seed=0)
+    with torch.no_grad():
+        value = trainer.method.net.values(torch.from_numpy(state.observe(0)["flat"][None]))
+    assert value.shape == (1, 2)
+    assert agent.act(view_for(state, 0), np.random.default_rng(0)) in state.legal_actions()
+
+
+def test_the_policy_option_is_checked():
+    with pytest.raises(ConfigError, match="policy"):
+        make_agent("td:nowhere,policy=maybe", make("tictactoe"))
+    with pytest.raises(ConfigError, match="expert.simulations"):
+        config_from_dict(tiny(expert={"simulations": 0}))
+    with pytest.raises(ConfigError, match="applies to method expert"):
+        config_from_dict({**tiny(), "method": "td"})
