@@ -146,3 +146,13 @@ def test_a_member_made_by_another_trainer_is_an_error_not_a_dropped_member(tmp_p
     with pytest.raises(CheckpointError, match="made by the alphazero trainer"):
         MemberNets(str, game, trainers=("td",)).get(path)
     assert MemberNets(str, game).get(path) is not None
+
+
+def test_a_member_made_for_another_game_is_an_error(tmp_path, game):
+    other = make("connect4")
+    bank = Bank(tmp_path, size=3)
+    bank.add(build_network(spec_for_game(other, "mlp", hidden=8, blocks=1)), 1, {"game": "connect4"}, best=True)
+    (path,) = bank.payload()["members"]
+    with pytest.raises(CheckpointError, match="connect4"):
+        MemberNets(str, game).get(path)
+    assert MemberNets(str, other).get(path) is not None
