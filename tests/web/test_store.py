@@ -235,3 +235,19 @@ def test_a_file_from_before_status_is_migrated(tmp_path):
     store.close()
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_a_version_0_file_that_already_has_status_is_migrated(tmp_path):
+    path = tmp_path / "games.sqlite"
+    GameStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO games (id, game, options, seed, seats, token_hashes, delay, created, updated, over, status)"
+            " VALUES ('done', 'tictactoe', '{}', 1, '[]', '{}', 0, 1, 1, 1, 'live')"
+        )
+        db.execute("PRAGMA user_version = 0")  # the column is there, the version says it is not
+    store = GameStore(path)
+    assert store.load("done").status == "finished"
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
