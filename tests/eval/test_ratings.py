@@ -75,8 +75,13 @@ def test_a_clean_sweep_stays_finite_thanks_to_the_prior():
 
 def test_agents_that_never_met_the_anchor_are_an_error():
     games = [((0, 1), (1.0, 0.0), "x"), ((2, 3), (1.0, 0.0), "y")]
-    with pytest.raises(ConfigError, match="never met"):
+    with pytest.raises(
+        ConfigError,
+        match=r"^ratings: agents \[2, 3\] never met the anchor's group of agents \(directly or through others\), "
+        "so their ratings are undefined$",
+    ) as error:
         rate(NAMES, games, anchor="random")
+    assert error.value.field == "ratings"
     with pytest.raises(ConfigError, match="not one of the rated agents"):
         rate(NAMES, games, anchor="nobody")
 
@@ -222,3 +227,8 @@ def test_ratings_as_json_list_each_agent_with_its_interval():
         ],
     }
     assert data["ratings"][1]["ci95"][0] < data["ratings"][1]["elo"] < -50  # b won a third of its games
+
+
+def test_one_drawn_game_without_a_prior_connects_two_agents():
+    ratings = rate(["random", "b"], [((0, 1), (0.0, 0.0), "x")], anchor="random", interval="fisher", prior_draws=0.0)
+    assert ratings.elo.tolist() == [0.0, 0.0] and ratings.high[1] > 0
