@@ -50,8 +50,6 @@ def method_class(name: str) -> type[Method]:
 def settings_read_by(name: str) -> tuple[str, ...]:
     """The methods whose method-specific config fields ``name`` reads: itself and those its class names in
     ``reads_settings_of`` (an expert-iteration method reading alphazero's search settings, say)."""
-    if name in BUILT_IN:
-        return (name,)
     return (name, *getattr(method_class(name), "reads_settings_of", ()))
 
 
