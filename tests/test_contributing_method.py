@@ -39,7 +39,7 @@ def huber_az():
 
 
 def test_an_unregistered_method_is_refused_naming_the_registered_ones():
-    with pytest.raises(ConfigError, match=r"^method: 'huber_az' is not allowed; allowed: alphazero, td, ppo$"):
+    with pytest.raises(ConfigError, match=r"^method: 'huber_az' is not allowed; allowed: alphazero, td, ppo, expert$"):
         config_from_dict({"method": "huber_az", "game": "tictactoe"})
 
 

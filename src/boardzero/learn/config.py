@@ -1,6 +1,6 @@
 """Training configuration: typed records loaded from TOML and validated field by field.
 
-A config file names its ``method`` (alphazero, td, ppo or any method registered with
+A config file names its ``method`` (alphazero, td, ppo, expert or any method registered with
 ``learn.methods.register_method``) and ``game`` (with
 optional ``[game_options]``) at the top level and has one table per section
 below. Every field has a default, so a file only states what it changes; an
@@ -343,7 +343,7 @@ class ExpertConfig:
 class Config:
     method: str = doc(
         "alphazero",
-        "training method: alphazero, td, ppo or another registered one (learn.methods.register_method)",
+        "training method: alphazero, td, ppo, expert or another registered one (learn.methods.register_method)",
         check="method",
     )
     game: str = doc("", "game name, as in `boardzero games`")
