@@ -139,3 +139,48 @@ def test_a_forced_move_is_played_without_asking():
     T.set_turn(state, 0, "pre_roll")  # no card to play: rolling is the only move
     human = HumanAgent(state.game, stdin=io.StringIO(""), stdout=io.StringIO(), color=False)
     assert human.act(SeatView(state, 0), np.random.default_rng(0)) == action_id("roll")
+
+
+class TradingPerson(io.StringIO):
+    """Standard input that types trade moves by name: every offer it may make (first listed), accept, the
+    first partner; otherwise the first legal move by number. ``view`` is the position being asked about."""
+
+    def __init__(self):
+        super().__init__()
+        self.view, self.typed = None, []
+
+    def readline(self, *args) -> str:
+        legal = [int(a) for a in self.view.legal_actions]
+        for lo, hi in ((364, 365), (366, 370), (244, 364)):
+            choice = next((a for a in legal if lo <= a < hi), None)
+            if choice is not None:
+                name = self.view.action_name(choice)
+                self.typed.append((name, choice))
+                return name + "\n"
+        return str(legal[0]) + "\n"
+
+
+class TypedHuman(HumanAgent):
+    def act(self, view, rng):
+        self.stdin.view = view
+        return super().act(view, rng)
+
+
+def test_trade_moves_are_typed_by_name_in_a_game_with_trading():
+    game = make("catan", players=3, trading=True, turn_limit=40)
+    person, screen = TradingPerson(), io.StringIO()
+    human = TypedHuman(game, stdin=person, stdout=screen)
+    played = []
+
+    class Watch(HumanAgent):  # records the moves the person's typed names became
+        def act(self, view, rng):
+            action = human.act(view, rng)
+            played.append(action)
+            return action
+
+    bots = [make_agent("heuristic", game) for _ in range(2)]
+    play_game(game, [Watch(game), *bots], np.random.default_rng(2), seed=2)
+    kinds = {name.split()[0] for name, _ in person.typed}
+    assert {"offer", "accept"} <= kinds, kinds
+    assert all(action in played for _, action in person.typed)  # each typed name became that very move
+    assert "is not a legal move" not in screen.getvalue()
