@@ -522,7 +522,7 @@ def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, ser
             for part in get.split(" + "):
                 expected[part.split()[1]] += int(part.split()[0])
             page.wait_for_function(
-                "([r, n]) => document.querySelector(`[data-hand] [data-resource=\"${r}\"] b`).textContent === String(n)",
+                '([r, n]) => document.querySelector(`[data-hand] [data-resource="${r}"] b`).textContent === String(n)',
                 arg=[get.split(" + ")[0].split()[1], expected[get.split(" + ")[0].split()[1]]],
                 timeout=WAIT_MS,
             )
