@@ -306,3 +306,22 @@ def test_offers_and_answers_need_the_seats_token_and_its_turn(server):
     assert [d["index"] for d in snap["view"]["trade"]["declined"]] == [offer - 244]
     assert offer not in [m["action"] for m in snap["legal"]]  # declined by everyone: not again this turn
     assert [e["text"] for e in snap["log"][-2:]][-1].startswith("decline")
+
+
+def test_the_proposed_opponent_plays_the_game_as_set_with_or_without_trading(server):
+    server.restart(opponents={})  # the default chain: the shipped model, else the Catan bot
+    catan = next(g for g in server.client.get("/api/meta").json()["games"] if g["name"] == "catan")
+    assert catan["default_opponent"] == "best"  # the shipped models were trained without trading
+    assert catan["default_opponent_trading"] == "heuristic"  # they do not play a game with it; the bot does
+    assert "default_opponent_trading" not in next(
+        g for g in server.client.get("/api/meta").json()["games"] if g["name"] == "connect4"
+    )
+    refused = server.client.post(
+        "/api/games", json={"game": "catan", "options": {"players": 2, "trading": True}, "seats": ["human", "best"]}
+    )
+    assert refused.status_code == 400 and "trading=False (here True)" in refused.json()["message"]
+    created = server.create("catan", ["human", "human"], options={"players": 2, "trading": True})
+    response = server.client.post(
+        f"/api/games/{created['id']}/resign", json={"seat": 0}, headers=auth(created["tokens"]["0"])
+    )
+    assert response.status_code == 200 and response.json()["seats"] == ["heuristic", "human"], response.text

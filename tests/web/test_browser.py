@@ -504,6 +504,14 @@ def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, ser
     page.goto(server.url + "/")
     page.wait_for_selector("#start", timeout=WAIT_MS)
     assert page.is_checked('[data-option="trading"]')  # on by default where a person plays
+    catan = next(g for g in call(f"{server.url}/api/meta")["games"] if g["name"] == "catan")
+    spec = '[data-seat-spec="1"]'
+    assert page.input_value(spec) == catan["default_opponent_trading"]  # one that plays with trading
+    page.uncheck('[data-option="trading"]')
+    assert page.input_value(spec) == catan["default_opponent"] and page.is_hidden('[data-option="trade_offers"]')
+    page.check('[data-option="trading"]')
+    assert page.input_value(spec) == catan["default_opponent_trading"]
+    assert page.is_visible('[data-option="trade_offers"]')
     _new_game(page, server, "catan", players=2, opponent="accept_all", seed=3)
     _setup_then_my_first_roll(page)
     traded, offered = [], []

@@ -67,10 +67,20 @@ function newGameScreen() {
     drawSeats();
     showTradeOffers();
   }
-  // "Offers per turn" only matters with trading on.
+  // The proposed agent plays the game as set: a model trained without trading does not play with it.
+  function tradingOn() {
+    const trading = optionsBox.querySelector('[data-option="trading"]');
+    return Boolean(trading && trading.checked);
+  }
+  function defaultOpponent() {
+    return tradingOn() && info().default_opponent_trading ? info().default_opponent_trading : info().default_opponent;
+  }
+  // "Offers per turn" only matters with trading on; a seat still holding the other setting's proposal follows.
   function showTradeOffers() {
     const trading = optionsBox.querySelector('[data-option="trading"]');
     const offers = optionsBox.querySelector('[data-option="trade_offers"]');
+    const other = tradingOn() ? info().default_opponent : info().default_opponent_trading;
+    for (const spec of seatsBox.querySelectorAll("[data-seat-spec]")) if (spec.value === other) spec.value = defaultOpponent();
     if (!trading || !offers) return;
     for (const el of [offers.parentElement, optionsBox.querySelector('label[for="option-trade_offers"]')]) el.hidden = !trading.checked;
   }
@@ -78,7 +88,7 @@ function newGameScreen() {
     const n = players();
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, seat) => {
       const kind = h("select", { "data-seat-kind": seat }, h("option", { value: "human" }, "Person"), h("option", { value: "agent" }, "Agent"));
-      const spec = h("input", { "data-seat-spec": seat, value: info().default_opponent, size: 24 });
+      const spec = h("input", { "data-seat-spec": seat, value: defaultOpponent(), size: 24 });
       kind.value = seat === 0 ? "human" : "agent";
       spec.disabled = kind.value === "human";
       kind.addEventListener("change", () => { spec.disabled = kind.value === "human"; });
