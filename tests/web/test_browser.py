@@ -77,10 +77,12 @@ def shots(tmp_path):
     return folder
 
 
-def _new_game(page, server, game, players=None, opponent=None, seed=None):
+def _new_game(page, server, game, players=None, opponent=None, seed=None, trading=False):
     page.goto(server.url + "/")
     page.wait_for_selector("#start", timeout=WAIT_MS)
     page.select_option("#game", game)
+    if page.locator('[data-option="trading"]').count():  # the page ticks it; these games are set without
+        page.set_checked('[data-option="trading"]', trading)
     if players is not None:
         page.select_option('select[data-option="players"]', str(players))
     if opponent is not None:
@@ -512,7 +514,7 @@ def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, ser
     page.check('[data-option="trading"]')
     assert page.input_value(spec) == catan["default_opponent_trading"]
     assert page.is_visible('[data-option="trade_offers"]')
-    _new_game(page, server, "catan", players=2, opponent="accept_all", seed=3)
+    _new_game(page, server, "catan", players=2, opponent="accept_all", seed=3, trading=True)
     _setup_then_my_first_roll(page)
     traded, offered = [], []
 
@@ -558,7 +560,7 @@ def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, ser
 
 
 def test_a_bot_offers_and_the_person_answers_with_the_hint_in_view(page, server):
-    _new_game(page, server, "catan", players=2, opponent="offer_all", seed=4)
+    _new_game(page, server, "catan", players=2, opponent="offer_all", seed=4, trading=True)
     _setup_then_my_first_roll(page)
     answered = []
 
