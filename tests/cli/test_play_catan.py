@@ -133,3 +133,42 @@ def test_a_forced_move_is_played_without_asking():
     T.set_turn(state, 0, "pre_roll")  # no card to play: rolling is the only move
     prompt = MovePrompt(io.StringIO(""), io.StringIO(), color=False)
     assert prompt.ask(SeatView(state, 0)) == action_id("roll")
+
+
+class TradingPerson(io.StringIO):
+    """Standard input that types trade moves by name: every offer it may make (first listed), accept, the
+    first partner; otherwise the first legal move by number. ``view`` is the position being asked about."""
+
+    def __init__(self):
+        super().__init__()
+        self.view, self.typed = None, []
+
+    def readline(self, *args) -> str:
+        legal = [int(a) for a in self.view.legal_actions]
+        for lo, hi in ((364, 365), (366, 370), (244, 364)):
+            choice = next((a for a in legal if lo <= a < hi), None)
+            if choice is not None:
+                name = self.view.action_name(choice)
+                self.typed.append((name, choice))
+                return name + "\n"
+        return str(legal[0]) + "\n"
+
+
+class TypingPrompt(MovePrompt):
+    """The terminal's prompt, showing the typing person the position it asks about."""
+
+    def ask(self, view: SeatView) -> int:
+        self.stdin.view = view
+        return super().ask(view)
+
+
+def test_trade_moves_are_typed_by_name_in_a_game_with_trading():
+    game = make("catan", players=3, trading=True, turn_limit=40)
+    person, screen = TradingPerson(), io.StringIO()
+    session = GameSession(game, [HUMAN, "heuristic", "heuristic"], seed=2)
+    played = []
+    drive(session, TypingPrompt(person, screen, color=False), lambda state, player, action: played.append(action))
+    kinds = {name.split()[0] for name, _ in person.typed}
+    assert {"offer", "accept"} <= kinds, kinds
+    assert all(action in played for _, action in person.typed)  # each typed name became that very move
+    assert "is not a legal move" not in screen.getvalue()

@@ -268,6 +268,14 @@ def test_bad_specs_fail_clearly():
         make_agent("catanatron:random", make("connect4"))
 
 
+@pytest.mark.parametrize("bot", ["random", "weighted"])
+def test_a_game_with_trading_is_refused_and_changes_nothing(bot):
+    game = make("catan", trading=True)
+    with pytest.raises(ConfigError, match="do not trade.*trading=true.*trading off"):
+        make_agent(f"catanatron:{bot}", game)
+    assert make_agent(f"catanatron:{bot}", make("catan", trading=False)).bot == bot
+
+
 # ----------------------------------------------------------------------------- the other way
 needs_log = pytest.mark.skipif(
     not hasattr(__import__("catanatron.models.enums").models.enums, "ActionRecord"),

@@ -13,10 +13,16 @@ from boardzero.core.errors import ConfigError, IllegalActionError  # noqa: E402
 from boardzero.core.registry import games  # noqa: E402
 from boardzero.integrations.gym import make_env  # noqa: E402
 
-CASES = [(name, {}) for name in games() if name != "catan"] + [("catan", {"players": p}) for p in (2, 4)]
+CASES = (
+    [(name, {}) for name in games() if name != "catan"]
+    + [("catan", {"players": p}) for p in (2, 4)]
+    + [("catan", {"players": 3, "trading": True})]
+)
 
 
-@pytest.mark.parametrize("name,options", CASES, ids=[f"{n}{o.get('players', '')}" for n, o in CASES])
+@pytest.mark.parametrize(
+    "name,options", CASES, ids=[f"{n}{o.get('players', '')}{'t' if o.get('trading') else ''}" for n, o in CASES]
+)
 @pytest.mark.filterwarnings("ignore:.*infinity")
 def test_passes_gymnasium_check_env(name, options):
     check_env(make_env(name, ["random"], **options))
@@ -95,3 +101,30 @@ def test_bad_arguments_fail_clearly():
         make_env("connect4", illegal="ignore")
     with pytest.raises(ConfigError, match="unknown agent"):
         make_env("connect4", ["nobody"])
+
+
+def test_with_trading_the_learner_answers_offers_and_makes_its_own():
+    """Trading on: the opponents' offers come to the learner to answer (accept 364 / decline 365), it may offer
+    from the catalogue (244-363) itself, and every step it is asked for is its own."""
+    env = make_env("catan", ["heuristic"], players=3, seat=0, trading=True)
+    assert env.action_space.n == 371
+    phases, offered = set(), False
+    for seed in range(4):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            assert env.state.current_player == env.seat
+            phase = env.state.public_view(env.seat)["phase"]
+            mask = env.action_masks()
+            phases.add(phase)
+            if phase == "trade_answer":
+                assert set(np.flatnonzero(mask)) <= {364, 365} and mask[365]
+            offers = np.flatnonzero(mask[244:364]) + 244
+            if len(offers) and not offered:
+                action, offered = int(offers[0]), True
+            else:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            *_, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+    assert "trade_answer" in phases and offered

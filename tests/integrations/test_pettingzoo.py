@@ -11,10 +11,16 @@ from boardzero.core.errors import ConfigError  # noqa: E402
 from boardzero.core.registry import games  # noqa: E402
 from boardzero.integrations.pettingzoo import env  # noqa: E402
 
-CASES = [(name, {}) for name in games() if name != "catan"] + [("catan", {"players": p}) for p in (2, 3, 4)]
+CASES = (
+    [(name, {}) for name in games() if name != "catan"]
+    + [("catan", {"players": p}) for p in (2, 3, 4)]
+    + [("catan", {"players": p, "trading": True}) for p in (2, 4)]
+)
 
 
-@pytest.mark.parametrize("name,options", CASES, ids=[f"{n}{o.get('players', '')}" for n, o in CASES])
+@pytest.mark.parametrize(
+    "name,options", CASES, ids=[f"{n}{o.get('players', '')}{'t' if o.get('trading') else ''}" for n, o in CASES]
+)
 def test_passes_pettingzoo_api_and_seed_tests(name, options):
     pettingzoo_test.api_test(env(name, **options), num_cycles=200)
     pettingzoo_test.seed_test(lambda: env(name, **options), num_cycles=100)
@@ -74,3 +80,31 @@ def test_bad_options_fail_clearly():
         env("connect4", observation="pixels")
     with pytest.raises(ConfigError, match="players"):
         env("catan", players=7)
+
+
+def test_with_trading_each_answering_seat_acts_in_turn():
+    """An offer passes the turn to each other seat in order (accept / decline only), then back to the proposer."""
+    aec = env("catan", players=4, trading=True)
+    aec.reset(seed=5)
+    rng = np.random.default_rng(5)
+    answers, offers = [], 0
+    for agent in aec.agent_iter(max_iter=20000):
+        observation, _, termination, truncation, _ = aec.last()
+        if termination or truncation:
+            aec.step(None)
+            continue
+        mask = observation["action_mask"]
+        public = aec.state.public_view(int(agent.split("_")[1]))
+        if public["phase"] == "trade_answer":
+            assert set(np.flatnonzero(mask)) <= {364, 365}
+            answers.append((public["turn_player"], int(agent.split("_")[1])))
+        legal = np.flatnonzero(mask)
+        offer = legal[(legal >= 244) & (legal < 364)]
+        if len(offer) and offers < 50:
+            offers += 1
+            aec.step(int(offer[0]))
+        else:
+            aec.step(int(rng.choice(legal)))
+    assert offers > 0 and answers
+    for proposer, seat in answers:
+        assert seat != proposer

@@ -257,3 +257,71 @@ def test_a_registered_game_that_does_not_import_leaves_the_others_on_the_page(se
     assert answer.status_code == 200
     names = [game["name"] for game in answer.json()["games"]]
     assert "broken" not in names and {"catan", "connect4"} <= set(names)
+
+
+# ------------------------------------------------------------------ trading between people
+def test_offers_and_answers_need_the_seats_token_and_its_turn(server):
+    created = server.create("catan", ["human", "human"], options={"players": 2, "trading": True}, seed=5)
+    game_id, tokens = created["id"], created["tokens"]
+    assert server.state(game_id)["view"]["trade"]["offers_per_turn"] == 3
+    for _ in range(400):  # both people play their first legal move (never an offer) until seat 0 may offer
+        snap = server.state(game_id)
+        seat = snap["pending"]["seat"]
+        legal = server.state(game_id, seat, tokens[str(seat)])["legal"]
+        offers = [m for m in legal if m["kind"] == "offer"]
+        if seat == 0 and offers:
+            break
+        move = next((m for m in legal if m["kind"] == "roll"), None) or next(m for m in legal if m["kind"] != "offer")
+        assert server.act(game_id, seat, tokens[str(seat)], move["action"]).status_code == 200
+    else:
+        raise AssertionError("seat 0 never had an offer to make")
+    offer = offers[0]["action"]
+    before = server.state(game_id)
+    for args, status, code in [
+        ((game_id, 1, tokens["1"], offer), 409, "not_your_turn"),
+        ((game_id, 0, tokens["1"], offer), 403, "wrong_token"),
+        ((game_id, 0, None, offer), 401, "missing_token"),
+        ((game_id, 0, tokens["0"], 364), 422, "illegal_action"),  # nothing to accept on one's own turn
+    ]:
+        response = server.act(*args)
+        assert (response.status_code, response.json()["error"]) == (status, code), (args, response.text)
+        _unchanged(server, game_id, before)
+    assert server.act(game_id, 0, tokens["0"], offer).status_code == 200
+    snap = server.state(game_id)
+    assert snap["pending"]["seat"] == 1 and snap["view"]["phase"] == "trade_answer"
+    assert snap["view"]["trade"]["offer"]["index"] == offer - 244 and snap["view"]["trade"]["answers"][1] is None
+    assert {m["kind"] for m in server.state(game_id, 1, tokens["1"])["legal"]} <= {"accept", "decline"}
+    before = snap
+    for args, status, code in [
+        ((game_id, 0, tokens["0"], 365), 409, "not_your_turn"),
+        ((game_id, 1, tokens["0"], 365), 403, "wrong_token"),
+        ((game_id, 1, None, 365), 401, "missing_token"),
+    ]:
+        response = server.act(*args)
+        assert (response.status_code, response.json()["error"]) == (status, code), (args, response.text)
+        _unchanged(server, game_id, before)
+    assert server.act(game_id, 1, tokens["1"], 365).status_code == 200
+    snap = server.state(game_id, 0, tokens["0"])
+    assert snap["view"]["phase"] == "main" and snap["view"]["trade"]["offer"] is None
+    assert [d["index"] for d in snap["view"]["trade"]["declined"]] == [offer - 244]
+    assert offer not in [m["action"] for m in snap["legal"]]  # declined by everyone: not again this turn
+    assert [e["text"] for e in snap["log"][-2:]][-1].startswith("decline")
+
+
+def test_the_proposed_opponent_plays_the_game_as_set_with_or_without_trading(server):
+    server.restart(opponents={})  # the default chain: the shipped model, else the Catan bot
+    catan = next(g for g in server.client.get("/api/meta").json()["games"] if g["name"] == "catan")
+    assert catan["default_opponent"] == "best"  # the shipped models were trained without trading
+    assert catan["default_opponent_trading"] == "heuristic"  # they do not play a game with it; the bot does
+    assert "default_opponent_trading" not in next(
+        g for g in server.client.get("/api/meta").json()["games"] if g["name"] == "connect4"
+    )
+    refused = server.client.post(
+        "/api/games", json={"game": "catan", "options": {"players": 2, "trading": True}, "seats": ["human", "best"]}
+    )
+    assert refused.status_code == 400 and "trading=False (here True)" in refused.json()["message"]
+    created = server.create("catan", ["human", "human"], options={"players": 2, "trading": True})
+    response = server.client.post(
+        f"/api/games/{created['id']}/resign", json={"seat": 0}, headers=auth(created["tokens"]["0"])
+    )
+    assert response.status_code == 200 and response.json()["seats"] == ["heuristic", "human"], response.text

@@ -77,10 +77,12 @@ def shots(tmp_path):
     return folder
 
 
-def _new_game(page, server, game, players=None, opponent=None, seed=None):
+def _new_game(page, server, game, players=None, opponent=None, seed=None, trading=False):
     page.goto(server.url + "/")
     page.wait_for_selector("#start", timeout=WAIT_MS)
     page.select_option("#game", game)
+    if page.locator('[data-option="trading"]').count():  # the page ticks it; these games are set without
+        page.set_checked('[data-option="trading"]', trading)
     if players is not None:
         page.select_option('select[data-option="players"]', str(players))
     if opponent is not None:
@@ -473,3 +475,109 @@ def test_the_catan_summary_counts_cities(page, server):
         built = page.locator(f'polygon.building[data-building="city"][data-owner="{seat}"]').count()
         assert page.inner_text(f'[data-summary="vp"] tr[data-seat="{seat}"] [data-cities]') == str(built)
     assert page.locator('polygon.building[data-building="city"][data-owner="0"]').count() == 2
+
+
+def _play_my_turns_until(page, done, act_on_trade) -> None:
+    """Play the person's moves (robber, victim, discard, roll, end turn) until ``done()``; ``act_on_trade()`` is
+    asked first at each of the person's moves and returns True when it made a trading move."""
+    for _ in range(600):
+        if done():
+            return
+        page.wait_for_selector("#status.yours", timeout=WAIT_MS)
+        if act_on_trade():
+            continue
+        if page.locator("#discard").count():
+            _discard(page)
+            page.wait_for_selector("#discard", state="detached", timeout=WAIT_MS)
+        elif page.locator("g.legal[data-hex]").count():
+            _after(page, lambda: page.locator("g.legal[data-hex]").first.click())
+        elif page.locator('button[data-kind="rob"]').count():
+            _after(page, lambda: page.locator('button[data-kind="rob"]').first.click())
+        elif page.locator('button[data-kind="roll"]:not([disabled])').count():
+            _after(page, lambda: page.keyboard.press("r"))
+        else:
+            page.wait_for_selector('button[data-kind="end_turn"]:not([disabled])', timeout=WAIT_MS)
+            _after(page, lambda: page.keyboard.press("e"))
+    raise AssertionError("the trade did not happen within 600 of the person's moves")
+
+
+def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, server, shots):
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start", timeout=WAIT_MS)
+    assert page.is_checked('[data-option="trading"]')  # on by default where a person plays
+    catan = next(g for g in call(f"{server.url}/api/meta")["games"] if g["name"] == "catan")
+    spec = '[data-seat-spec="1"]'
+    assert page.input_value(spec) == catan["default_opponent_trading"]  # one that plays with trading
+    page.uncheck('[data-option="trading"]')
+    assert page.input_value(spec) == catan["default_opponent"] and page.is_hidden('[data-option="trade_offers"]')
+    page.check('[data-option="trading"]')
+    assert page.input_value(spec) == catan["default_opponent_trading"]
+    assert page.is_visible('[data-option="trade_offers"]')
+    _new_game(page, server, "catan", players=2, opponent="accept_all", seed=3, trading=True)
+    _setup_then_my_first_roll(page)
+    traded, offered = [], []
+
+    def offer_and_trade() -> bool:
+        if page.locator('button[data-kind="trade_with"]').count():
+            assert page.inner_text("#trade-answers").strip() == "Blue (seat 1, accept_all): accepts"
+            assert page.inner_text('button[data-kind="trade_with"]') == "Trade with Blue"
+            hand = _hand(page)
+            _after(page, lambda: page.click('button[data-kind="trade_with"]'))
+            page.wait_for_selector('button[data-kind="trade_with"]', state="detached", timeout=WAIT_MS)
+            give, get = re.fullmatch(r"Offer (.+) for (.+)", offered[-1]).groups()
+            expected = dict(hand)
+            for part in give.split(" + "):
+                expected[part.split()[1]] -= int(part.split()[0])
+            for part in get.split(" + "):
+                expected[part.split()[1]] += int(part.split()[0])
+            page.wait_for_function(
+                '([r, n]) => document.querySelector(`[data-hand] [data-resource="${r}"] b`).textContent === String(n)',
+                arg=[get.split(" + ")[0].split()[1], expected[get.split(" + ")[0].split()[1]]],
+                timeout=WAIT_MS,
+            )
+            assert _hand(page) == expected
+            traded.append(_log_lines(page)[-1])
+            return True
+        if traded or not page.locator("#offer").count():
+            return False
+        hand = _hand(page)
+        for resource in RESOURCES:  # a card the person does not hold cannot be given: greyed
+            given = page.locator(f'#offer button[data-offer-side="give"][data-resource="{resource}"]')
+            assert given.is_disabled() == (hand[resource] == 0), resource
+        page.locator('#offer button[data-offer-side="give"]:not([disabled])').first.click()
+        page.locator('#offer button[data-offer-side="get"]:not([disabled])').first.click()
+        assert not page.is_disabled("#offer-send")
+        offered.append(page.inner_text("#offer-send"))
+        page.locator("#trade-panel").screenshot(path=str(shots / "catan_trade_panel.png"))
+        _after(page, lambda: page.click("#offer-send"))
+        assert any(line.startswith("You: offer") for line in _log_lines(page)), offered
+        return True
+
+    _play_my_turns_until(page, lambda: bool(traded), offer_and_trade)
+    assert traded[0] == "You: trade with Blue"
+    assert any(line == "Blue: accept" for line in _log_lines(page)), _log_lines(page)[-8:]
+
+
+def test_a_bot_offers_and_the_person_answers_with_the_hint_in_view(page, server):
+    _new_game(page, server, "catan", players=2, opponent="offer_all", seed=4, trading=True)
+    _setup_then_my_first_roll(page)
+    answered = []
+
+    def answer() -> bool:
+        if not page.locator('#trade-buttons button[data-kind="decline"]').count():
+            return False
+        assert re.match(r"Blue \(seat 1, offer_all\) offers .+ for .+", page.inner_text("#trade-offer").strip())
+        page.wait_for_function(
+            "/would play/.test(document.querySelector('#hint').textContent)", timeout=WAIT_MS
+        )  # the hint agent's answer
+        assert re.search(r"accept|decline", page.inner_text("#hint"), re.IGNORECASE)
+        kind = "accept" if page.locator('#trade-buttons button[data-kind="accept"]').count() else "decline"
+        _after(page, lambda: page.click(f'#trade-buttons button[data-kind="{kind}"]'))
+        answered.append((kind, _log_lines(page)))
+        return True
+
+    _play_my_turns_until(page, lambda: bool(answered), answer)
+    kind, lines = answered[0]
+    assert any(line.startswith("Blue: offer") for line in lines), lines[-6:]
+    assert any(line.startswith(f"You: {kind}") for line in lines), lines[-6:]

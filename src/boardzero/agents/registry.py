@@ -27,6 +27,8 @@ _AGENTS: dict[str, str | Callable[..., Agent]] = {
     "mcts": "boardzero.agents.mcts_agent:MCTSAgent",
     "weighted": "boardzero.agents.catan_bots:WeightedAgent",
     "heuristic": "boardzero.agents.catan_bots:HeuristicAgent",
+    "offer_all": "boardzero.agents.trade_probes:OfferAllAgent",
+    "accept_all": "boardzero.agents.trade_probes:AcceptAllAgent",
     "az": "boardzero.agents.az:az",
     "policy": "boardzero.agents.az:policy",
     "best": "boardzero.agents.best:best",

@@ -131,14 +131,16 @@ class GameManager:
                 agent_for(make(name), spec, ())
 
     # ------------------------------------------------------------------ what the page offers
-    def default_opponent(self, name: str) -> str:
-        """The agent spec the page proposes for ``name``: the configured one, else the first of
-        ``OPPONENT_FALLBACKS`` that plays it (the shipped model, the Catan bot, plain search)."""
-        if name not in self._default_opponents:
-            game = make(name)
+    def default_opponent(self, name: str, game: Game | None = None) -> str:
+        """The agent spec the page proposes for ``name`` (with ``game``'s options, else the defaults): the
+        configured one, else the first of ``OPPONENT_FALLBACKS`` that plays it (the shipped model, the Catan
+        bot, plain search). A model trained without trading does not play a game with it: the bot does."""
+        game = game if game is not None else make(name)
+        key = f"{name} {sorted(game.options_dict().items())}"
+        if key not in self._default_opponents:
             spec, _ = agent_for(game, self.config.opponents.get(name), OPPONENT_FALLBACKS)
-            self._default_opponents[name] = spec
-        return self._default_opponents[name]
+            self._default_opponents[key] = spec
+        return self._default_opponents[key]
 
     def meta(self) -> dict:
         catalogue = []
@@ -154,6 +156,12 @@ class GameManager:
                     "players": game.num_players,
                     "options": options,
                     "default_opponent": self.default_opponent(name),
+                    # the page ticks trading where a person plays; its proposed opponent must play that
+                    **(
+                        {"default_opponent_trading": self.default_opponent(name, make(name, trading=True))}
+                        if any(o["name"] == "trading" for o in options)
+                        else {}
+                    ),
                     "hints": self.config.hint_spec(name) is not None,
                 }
             )
@@ -368,7 +376,7 @@ class GameManager:
         with live.lock:
             live.refuse_if_ended()
             seats = list(live.session.seats)
-            seats[seat] = self.default_opponent(live.game.name)
+            seats[seat] = self.default_opponent(live.game.name, live.game)
             if HUMAN not in seats:
                 self._end(live, "resigned", resignation_returns(live.game, live.session.state, seat))
                 return live.status

@@ -49,6 +49,11 @@ INSTALL_HINT = (
     "install the wheel shipped beside boardzero: pip install ../shared/wheels/catanatron-3.3.0-py3-none-any.whl"
 )
 
+TRADING_REFUSED = (
+    "catanatron's bots do not trade with other players (catanatron has no player-to-player trading), "
+    "so they cannot play a game with trading=true; play them with trading off (the default)"
+)
+
 
 def catanatron_version() -> str:
     return version("catanatron")
@@ -89,6 +94,8 @@ class CatanatronAgent(Agent):
         pruning: alphabeta's action pruning; epsilon: chance of a random move (value, alphabeta)."""
         if getattr(game, "name", None) != "catan":
             raise ConfigError("agent catanatron", f"catanatron's bots play Catan only, not {game.name}")
+        if getattr(game.options, "trading", False):
+            raise ConfigError("agent catanatron", TRADING_REFUSED)
         if bot not in BOTS:
             raise ConfigError("agent catanatron", f"unknown bot {bot!r}; bots: {', '.join(BOTS)}")
         if sight not in ("fair", "full"):

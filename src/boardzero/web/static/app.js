@@ -52,22 +52,43 @@ function newGameScreen() {
   function drawOptions() {
     optionsBox.replaceChildren();
     for (const option of info().options) {
-      if (option.name === "trading") continue;
       const [label, explain] = OPTION_WORDS[option.name] || [sentence(option.name), option.doc];
       const input = optionInput(option);
       if (option.name === "players") input.addEventListener("change", drawSeats);
+      if (option.name === "trading") {  // on by default where a person plays: people trade at the table
+        input.checked = true;
+        input.addEventListener("change", showTradeOffers);
+      }
       const id = `option-${option.name}`;
       input.id = id;
       optionsBox.append(h("label", { for: id, title: option.doc }, label),
                         h("div", {}, input, explain ? h("div", { class: "muted small explain" }, explain) : null));
     }
     drawSeats();
+    showTradeOffers();
+  }
+  // The proposed agent plays the game as set: a model trained without trading does not play with it.
+  function tradingOn() {
+    const trading = optionsBox.querySelector('[data-option="trading"]');
+    return Boolean(trading && trading.checked);
+  }
+  function defaultOpponent() {
+    return tradingOn() && info().default_opponent_trading ? info().default_opponent_trading : info().default_opponent;
+  }
+  // "Offers per turn" only matters with trading on; a seat still holding the other setting's proposal follows.
+  function showTradeOffers() {
+    const trading = optionsBox.querySelector('[data-option="trading"]');
+    const offers = optionsBox.querySelector('[data-option="trade_offers"]');
+    const other = tradingOn() ? info().default_opponent : info().default_opponent_trading;
+    for (const spec of seatsBox.querySelectorAll("[data-seat-spec]")) if (spec.value === other) spec.value = defaultOpponent();
+    if (!trading || !offers) return;
+    for (const el of [offers.parentElement, optionsBox.querySelector('label[for="option-trade_offers"]')]) el.hidden = !trading.checked;
   }
   function drawSeats() {
     const n = players();
     seatsBox.replaceChildren(...Array.from({ length: n }, (_, seat) => {
       const kind = h("select", { "data-seat-kind": seat }, h("option", { value: "human" }, "Person"), h("option", { value: "agent" }, "Agent"));
-      const spec = h("input", { "data-seat-spec": seat, value: info().default_opponent, size: 24 });
+      const spec = h("input", { "data-seat-spec": seat, value: defaultOpponent(), size: 24 });
       kind.value = seat === 0 ? "human" : "agent";
       spec.disabled = kind.value === "human";
       kind.addEventListener("change", () => { spec.disabled = kind.value === "human"; });
@@ -84,6 +105,7 @@ function newGameScreen() {
       const info_ = info().options.find((o) => o.name === input.dataset.option);
       const value = input.type === "checkbox" ? input.checked : input.value;
       if (value === "" || String(value) === String(info_.default)) continue;
+      if (input.dataset.option === "trade_offers" && !options.trading) continue;
       options[input.dataset.option] = value;
     }
     const seats = [...seatsBox.querySelectorAll("[data-seat-kind]")].map((kind, seat) =>
@@ -118,6 +140,8 @@ const OPTION_WORDS = {
   turn_limit: ["Turn limit", "turns after the setup before the game stops and ranks by points (0: no limit)"],
   board: ["Board", "the starter map, or one drawn from the seed"],
   returns: ["Agents play for", "what the agents try to get out of a game"],
+  trading: ["Trading with players", "on your turn offer cards to the others (1 for 1, 2 for 1, 1 for 2); they accept or decline"],
+  trade_offers: ["Offers per turn", "offers a player may make each turn when trading"],
 };
 const CHOICE_WORDS = {
   board: { beginner: "beginner (the starter map)", random: "random (from the seed)" },

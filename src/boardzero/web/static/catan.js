@@ -196,10 +196,12 @@ export const keyHelp = "Keys: r roll · e end turn · Esc clear a choice";
 
 // What the person has chosen but not yet sent: cards to discard, the two sides of a trade. Kept between
 // redraws of the same position; cleared by Esc (``clearSelection``) and once the choice is no longer offered.
-const selection = { discard: {}, give: null, get: null };
+const selection = { discard: {}, give: null, get: null, offerGive: {}, offerGet: {} };
 
 export function clearSelection() {
   selection.discard = {};
+  selection.offerGive = {};
+  selection.offerGet = {};
   selection.give = null;
   selection.get = null;
 }
@@ -246,6 +248,7 @@ export function drawActions(container, snap, onAct) {
     const trades = legal.filter((m) => m.kind === "trade");
     if (trades.length && me) parts.push(tradePicker(me, trades, onAct));
   }
+  if (view.trade) parts.push(tradePanel(snap, legal, onAct));
   if (me && me.hand) parts.push(h("div", { class: "muted small keys", id: "key-help" }, keyHelp));
   container.replaceChildren(...parts);
 }
@@ -293,6 +296,65 @@ function tradePicker(me, trades, onAct) {
     if (move) onAct(move.action);
   };
   box.append("Trade: give ", give, " get ", get, " ", h("button", { class: "legal", "data-kind": "trade", id: "trade-send", onclick: send }, "Trade"));
+  return box;
+}
+
+// Trading with the other seats (games with the trading option). On one's own turn after the roll: pick the
+// cards to give and to ask for; only catalogue offers are legal (1 for 1, 2 for 1, 1 for 2), so a card that
+// fits no legal offer with what is already picked is greyed, and Offer finds the matching offer's id. An open
+// offer shows every seat's answer as it comes; the answering seat gets Accept / Decline, the proposer the
+// partners who accepted (Trade with …) and Withdraw.
+const count = (cards) => Object.values(cards).reduce((a, b) => a + b, 0);
+const cardsText = (cards) => RESOURCES.filter((r) => cards[r]).map((r) => `${cards[r]} ${r}`).join(" + ");
+const covers = (cards, want) => RESOURCES.every((r) => (cards[r] || 0) >= (want[r] || 0));
+const same = (a, b) => covers(a, b) && covers(b, a);
+
+function tradePanel(snap, legal, onAct) {
+  const trade = snap.view.trade;
+  const box = h("div", { class: "trade-panel", id: "trade-panel" });
+  box.append(h("div", { class: "muted small" }, `Trading with players: ${trade.offers_made} of ${trade.offers_per_turn} offers made this turn`));
+  if (trade.offer) {
+    const proposer = snap.view.turn_player;
+    box.append(h("div", { class: "status", id: "trade-offer" }, swatch(proposer), " ", seatLabel(snap, proposer),
+                 ` offers ${cardsText(trade.offer.give)} for ${cardsText(trade.offer.get)}`));
+    box.append(h("div", { class: "answers", id: "trade-answers" }, snap.view.seats.filter((p) => p.seat !== proposer).map((p) => {
+      const answer = trade.answers[p.seat];
+      const word = answer === "accept" ? "accepts" : answer === "decline" ? "declines" : "to answer…";
+      return h("span", { class: "answer " + (answer || "waiting"), "data-answer-seat": p.seat }, swatch(p.seat), " ", seatLabel(snap, p.seat), ": ", word);
+    })));
+  }
+  const answerMoves = legal.filter((m) => m.kind === "accept" || m.kind === "decline" || m.kind === "trade_with" || m.kind === "withdraw");
+  if (answerMoves.length) {
+    const label = (m) => ({ accept: "Accept", decline: "Decline", withdraw: "Withdraw" })[m.kind] || describe(m.name).replace(/^trade/, "Trade");
+    box.append(h("div", { class: "buttons", id: "trade-buttons" }, answerMoves.map((m) =>
+      h("button", { class: "legal", "data-kind": m.kind, "data-action": m.action, onclick: () => onAct(m.action) }, label(m)))));
+  }
+  const offers = legal.filter((m) => m.kind === "offer");
+  if (offers.length) box.append(offerPicker(offers, onAct));
+  return box;
+}
+
+function offerPicker(offers, onAct) {
+  const give = selection.offerGive, get = selection.offerGet;
+  const fits = (g, t) => offers.some((m) => covers(m.give, g) && covers(m.get, t));
+  if (!fits(give, get)) { selection.offerGive = {}; selection.offerGet = {}; return offerPicker(offers, onAct); }
+  const box = h("div", { class: "offer", id: "offer" });
+  const redraw = () => box.replaceWith(offerPicker(offers, onAct));
+  const side = (name, picked, other, isGive) => h("div", { class: "buttons" }, h("span", { class: "muted" }, name),
+    RESOURCES.map((r) => {
+      const more = { ...picked, [r]: (picked[r] || 0) + 1 };
+      return h("button", { class: "res-pick" + (picked[r] ? " picked" : ""), "data-offer-side": isGive ? "give" : "get", "data-resource": r,
+                           style: `background:${TERRAIN[r]}33`, disabled: !(isGive ? fits(more, other) : fits(other, more)),
+                           onclick: () => { picked[r] = (picked[r] || 0) + 1; redraw(); } }, `${r} `, h("b", {}, String(picked[r] || 0)));
+    }));
+  const match = offers.find((m) => same(m.give, give) && same(m.get, get));
+  box.append(h("div", { class: "status yours" }, "Offer a trade to the other players: pick what you give and what you ask for."),
+    side("You give:", give, get, true), side("You ask for:", get, give, false),
+    h("div", { class: "buttons" },
+      h("button", { class: "primary", id: "offer-send", disabled: !match, "data-action": match ? match.action : null,
+                    onclick: () => { if (match) { clearSelection(); onAct(match.action); } } },
+        match ? `Offer ${cardsText(give)} for ${cardsText(get)}` : "Offer"),
+      h("button", { id: "offer-clear", disabled: !count(give) && !count(get), onclick: () => { selection.offerGive = {}; selection.offerGet = {}; redraw(); } }, "Clear")));
   return box;
 }
 
