@@ -489,13 +489,7 @@ class HeuristicAgent(Agent):
         turn = pos.view.turn
         if self._trades[0] == turn and self._trades[1] >= 6:
             return None
-        targets = []
-        if pos.pieces.cities > 0 and np.any((pos.owner == pos.seat) & (pos.level == 1)):
-            targets.append("city")
-        if pos.pieces.settlements > 0 and pos.open_spots():
-            targets.append("settlement")
-        if pos.view.deck_size() > 0:
-            targets.append("dev")
+        targets = self._trade_targets(pos)
         too_many = pos.hand.sum() > 7
         if not targets and too_many and pos.pieces.roads > 0:
             targets.append("road")
