@@ -47,19 +47,18 @@ def shrink(block: str, tmp: Path) -> str:
         line = re.sub(r"(^|\s+)#.*$", "", line)  # a comment would swallow what is added after it
         if line.startswith("boardzero train"):
             line = f"{line} {TINY}"
-        line = line.replace("boardzero.learn.export ", f"boardzero.learn.export --out {tmp}/models ")
-        line = re.sub(r"^boardzero ", f"{sys.executable} -m boardzero.cli.main ", line)
-        lines.append(re.sub(r"(^|; )python -m ", rf"\g<1>{sys.executable} -m ", line))
+        line = line.replace("boardzero export ", f"boardzero export --out {tmp}/models ")
+        lines.append(re.sub(r"(^|; )boardzero ", rf"\g<1>{sys.executable} -m boardzero.cli.main ", line))
     return "\n".join(lines)
 
 
 def test_the_recipe_is_found_and_shrunk(tmp_path):
     script = shrink(recipe(), tmp_path)
     assert script.count("boardzero.cli.main train catan") == 11
-    assert script.count("boardzero.learn.opening") == 6
+    assert script.count("boardzero.cli.main opening") == 6
     assert "--steps 9 " in script and "step_00000043.json" in script  # 7,158 and 41,000 steps
     assert MODELS not in script and "--minutes 35" not in script and "#" not in script
-    assert script.count(f"boardzero.learn.export --out {tmp_path}/models ") == 4
+    assert script.count(f"boardzero.cli.main export --out {tmp_path}/models ") == 4
 
 
 @pytest.mark.slow

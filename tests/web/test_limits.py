@@ -200,7 +200,7 @@ def test_the_caps_weigh_the_settings_stored_beside_a_shipped_model():
     for spec, game, words in (
         ("best", connect4, "sims = 2000"),  # the Connect 4 model stores 2,000 simulations a move
         ("best:c_puct=2", connect4, "sims = 2000"),
-        ("best", catan, "opening_sims = 800"),  # the 2-player Catan model searches its opening with 800
+        ("best", catan, "opening_sims = 600"),  # the 2-player Catan model searches its opening with up to 600
     ):
         with pytest.raises(SpecRefused, match=words):
             limits.check(spec, game)
