@@ -20,6 +20,7 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (fastapi, uvicorn) is not installed")
 
+from tests.web.browser_seeds import CITIES_SEED, DISCARD_SEED, LAYOUT_SEED  # noqa: E402
 from tests.web.live_server import LiveServer, call, free_port  # noqa: E402
 
 CHROMIUM_FLAGS = [
@@ -33,10 +34,6 @@ CHROMIUM_FLAGS = [
 ]
 WAIT_MS = 60_000
 RESOURCES = ["wood", "brick", "sheep", "wheat", "ore"]
-# With this seed (2 players, a person in seat 0 against random), the person who places the first legal pieces,
-# rolls, trades the first offered bank trade once and ends every turn, can trade on turn 6 and must discard 4
-# cards on a 7 in turn 13 (found by replaying that policy with play.session.GameSession over seeds 0..199).
-DISCARD_SEED = 79
 
 
 @pytest.fixture(scope="module")
@@ -384,7 +381,7 @@ def test_the_table_fits_a_laptop_and_a_phone(page, server, shots, viewport):
     phone = width < 500
     if phone:  # and one that asks for less motion: the dice do not spin
         page.emulate_media(reduced_motion="reduce")
-    _new_game(page, server, "catan", players=2, opponent="random", seed=DISCARD_SEED)
+    _new_game(page, server, "catan", players=2, opponent="random", seed=LAYOUT_SEED)
     _setup_then_my_first_roll(page)
     page.wait_for_selector('button[data-kind="end_turn"]:not([disabled])', timeout=WAIT_MS)
     spin = page.eval_on_selector(".die", "d => [d.classList.contains('rolling'), getComputedStyle(d).animationName]")
@@ -456,7 +453,7 @@ def test_the_page_recovers_from_a_server_restart_and_clears_the_error(page, tmp_
 
 
 def test_the_catan_summary_counts_cities(page, server):
-    """Agents play a short game (5 points win; with this seed Red ends with 2 cities); the summary's Cities
+    """Agents play a short game (5 points win; with CITIES_SEED Red ends with 2 cities); the summary's Cities
     column shows how many cities each seat built, as the board does."""
     created = call(
         f"{server.url}/api/games",
@@ -465,7 +462,7 @@ def test_the_catan_summary_counts_cities(page, server):
             "game": "catan",
             "options": {"players": 2, "vp_to_win": 5},
             "seats": ["heuristic", "heuristic"],
-            "seed": 2,
+            "seed": CITIES_SEED,
             "delay": 0,
         },
     )

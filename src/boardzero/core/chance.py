@@ -1,5 +1,6 @@
 """Chance as a player: the two pseudo-seats a state's ``current_player`` may hold besides a real seat, and
-drawing a chance outcome by its probabilities with one uniform number.
+drawing a chance outcome by its probabilities with one uniform number, from a generator or keyed by
+``(seed, ply)``.
 
 These sit below ``core.api`` so that modules the API itself builds on (``core.batched``) can use them.
 """
@@ -22,6 +23,32 @@ def sample_chance(state: _AtChance, rng: np.random.Generator) -> int:
     """Draw a chance outcome of ``state`` by its probabilities, with one ``rng.random()`` (the same
     draw and outcome as ``rng.choice(len(outcomes), p=probs)``)."""
     return state.chance_outcome_at(rng.random())
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _splitmix64(x: int) -> int:
+    """splitmix64's output function of ``x + golden gamma``: a bijection of 64-bit words that mixes every
+    input bit into every output bit (Steele, Lea and Flood, 2014)."""
+    z = (x + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def keyed_uniform(seed: int, ply: int) -> float:
+    """A uniform number in [0, 1) that depends on ``(seed, ply)`` alone (53 random bits of a splitmix64 hash):
+    a chance stream that needs no generator object, so games with one seed draw the same number at the same
+    ply whatever was drawn before. ``seed`` and ``ply`` are integers in 0 .. 2**64 - 1."""
+    if not (0 <= seed <= _MASK64 and 0 <= ply <= _MASK64):
+        raise ValueError(f"keyed_uniform takes a seed and a ply in 0 .. 2**64 - 1, got seed {seed} and ply {ply}")
+    return (_splitmix64(_splitmix64(seed) ^ ply) >> 11) * 2.0**-53
+
+
+def keyed_chance(state: _AtChance, seed: int, ply: int) -> int:
+    """Draw a chance outcome of ``state`` by its probabilities with ``keyed_uniform(seed, ply)``."""
+    return state.chance_outcome_at(keyed_uniform(seed, ply))
 
 
 def chance_outcome_by_table(outcomes: list[tuple[int, float]], u: float) -> int:

@@ -10,10 +10,11 @@ worker thread) and ``apply(action)``, so a server never holds its lock while
 an agent thinks; ``advance()`` steps until a person is to move or the game ends.
 
 Common random numbers: a chance outcome comes from the game's own stream,
-keyed by ``(seed, ply)`` alone, whatever the agents drew before it, so two
+one uniform number keyed by ``(seed, ply)`` alone (``core.chance.keyed_uniform``,
+a hash: no generator is built), whatever the agents drew before it, so two
 games with the same seed roll the same dice at the same ply as long as their
-positions agree, even between different agents. The agents draw from
-``(seed, ply)`` too (a session rebuilt from its record, ``play.records.replay``,
+positions agree, even between different agents. The agents draw from a
+generator seeded by ``(seed, ply)`` (a session rebuilt from its record, ``play.records.replay``,
 goes on the same way), or from one ``agent_rng`` for the whole game where the
 match runner gives one.
 
@@ -33,7 +34,8 @@ import numpy as np
 
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
-from boardzero.core.api import CHANCE, Game, State, sample_chance
+from boardzero.core.api import CHANCE, Game, State
+from boardzero.core.chance import keyed_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.view import SeatView, view_for
 
@@ -51,6 +53,9 @@ class NotYourTurnError(IllegalActionError):
 class Pending:
     kind: str  # "human", "agent", "chance" or "over"
     seat: int | None  # the seat to move (None for chance and at the end)
+
+
+_OVER, _CHANCE = Pending("over", None), Pending("chance", None)
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,8 @@ class GameSession:
         }
         self.agent_rng = agent_rng
         self.keep_log = keep_log
+        # one Pending per kind and seat, made once (pending() is asked before every step)
+        self._pendings = {kind: [Pending(kind, i) for i in range(game.num_players)] for kind in (HUMAN, "agent")}
         self.state: State = game.new_state(seed=seed)
         self.log: list[LogEntry] = []
         self.moves: list[tuple[int, int]] = []  # (player, action) per step, CHANCE as the player of chance outcomes
@@ -149,10 +156,10 @@ class GameSession:
     def pending(self) -> Pending:
         player = self.state.current_player
         if self.state.is_terminal():
-            return Pending("over", None)
+            return _OVER
         if player == CHANCE:
-            return Pending("chance", None)
-        return Pending(HUMAN if self.seats[player] == HUMAN else "agent", player)
+            return _CHANCE
+        return self._pendings[HUMAN if self.seats[player] == HUMAN else "agent"][player]
 
     @property
     def ply(self) -> int:
@@ -168,7 +175,8 @@ class GameSession:
         return sum(player != CHANCE for player, _ in self.moves)
 
     def rng(self, ply: int | None = None) -> np.random.Generator:
-        """The rng of a ply's chance outcome or agent decision: fixed by the seed and the ply."""
+        """The rng of a ply's agent decision (or a hint, or a move made for a seat): fixed by the seed and the
+        ply. Chance outcomes do not use it: they come from ``keyed_uniform(seed, ply)``."""
         return np.random.default_rng([self.seed or 0, self.ply if ply is None else ply])
 
     # ------------------------------------------------------------------ moving
@@ -189,9 +197,11 @@ class GameSession:
 
     def choose(self) -> int:
         """The next chance outcome or agent decision (from a copy of the state; nothing changes)."""
-        pending = self.pending()
+        return self._choose(self.pending())
+
+    def _choose(self, pending: Pending) -> int:
         if pending.kind == "chance":
-            return int(sample_chance(self.state, self.rng()))
+            return int(keyed_chance(self.state, self.seed or 0, self.ply))
         seat = pending.seat
         agent = self.agents.get(seat) if pending.kind == "agent" and seat is not None else None
         if agent is None or seat is None:
@@ -202,7 +212,10 @@ class GameSession:
     def step(self, on_step: Callable[[State, int, int], None] | None = None) -> LogEntry | None:
         """Apply the next chance outcome or agent decision (its log entry; None when keeping no log);
         ``on_step(position before, player, action)`` is called before it is applied."""
-        action = self.choose()
+        return self._step(self.pending(), on_step)
+
+    def _step(self, pending: Pending, on_step: Callable[[State, int, int], None] | None) -> LogEntry | None:
+        action = self._choose(pending)
         if on_step is not None:
             on_step(self.state, self.state.current_player, action)
         return self._apply(action)
@@ -210,8 +223,11 @@ class GameSession:
     def advance(self, max_steps: int = 1_000_000, on_step: Callable[[State, int, int], None] | None = None) -> int:
         """Step until a person is to move or the game ends; returns the steps taken."""
         steps = 0
-        while steps < max_steps and self.pending().kind in ("agent", "chance"):
-            self.step(on_step)
+        while steps < max_steps:
+            pending = self.pending()
+            if pending.kind != "agent" and pending.kind != "chance":
+                break
+            self._step(pending, on_step)
             steps += 1
         return steps
 
