@@ -28,7 +28,7 @@ import torch
 from boardzero.core.registry import make
 from boardzero.learn.actors import open_actor_pool
 from boardzero.learn.config import load_config
-from boardzero.nn.nets import build_network, spec_for_game
+from boardzero.nn.nets import build_network
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,8 +115,7 @@ def main() -> None:
     if args.games_per_actor:
         config.selfplay.games_per_actor = args.games_per_actor
     game = make(config.game, **config.game_options)
-    net = config.network
-    spec = spec_for_game(game, net.kind, hidden=net.hidden, blocks=net.blocks, channels=net.channels)
+    spec = config.network.spec_for(game)
     payload = _payload(config, spec)
     if config.method == "ppo":
         sys.exit("PPO publishes its bank too; measure with a TD or AlphaZero config")

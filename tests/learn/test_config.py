@@ -11,19 +11,12 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 @pytest.mark.parametrize("path", sorted(CONFIGS.rglob("*.toml")), ids=lambda p: str(p.relative_to(CONFIGS)))
 def test_every_shipped_config_loads_and_its_network_fits_its_game(path):
     from boardzero.core.registry import make
-    from boardzero.nn.nets import spec_for_game
 
     config = load_config(path)
     assert path.stem.startswith(config.game)
     net = config.network
-    spec = spec_for_game(
-        make(config.game, **config.game_options),
-        net.kind,
-        hidden=net.hidden,
-        blocks=net.blocks,
-        channels=net.channels,
-        observation=net.observation,
-    )
+    spec = net.spec_for(make(config.game, **config.game_options))
+    assert spec.sizes == net  # the [network] section is the spec's chosen part, field for field
     assert spec.observation_key == (net.observation or ("planes" if net.kind == "conv" else "flat"))
 
 

@@ -127,3 +127,38 @@ def test_every_network_kind_has_a_builder_and_the_config_offers_the_same_kinds()
 
     assert tuple(BUILDERS) == NETWORK_KINDS
     assert typing.get_args(typing.get_type_hints(NetworkConfig)["kind"]) == NETWORK_KINDS
+
+
+def test_the_config_network_section_is_the_specs_chosen_part():
+    import dataclasses
+
+    from boardzero.learn.config import NetworkConfig
+    from boardzero.nn.spec import NetworkSizes, NetworkSpec
+
+    assert NetworkConfig is NetworkSizes
+    sizes = {f.name for f in dataclasses.fields(NetworkSizes)}
+    assert sizes == {"kind", "hidden", "blocks", "channels", "observation"}
+    assert sizes < {f.name for f in dataclasses.fields(NetworkSpec)}
+    spec = spec_for_game(make("connect4"), "conv", hidden=32, blocks=2)
+    assert (
+        spec.sizes
+        == NetworkSizes(kind="conv", hidden=32, blocks=2)
+        == NetworkSizes(kind="conv", hidden=32, blocks=2).spec_for(make("connect4")).sizes
+    )
+    with pytest.raises(ConfigError, match="network.width: unknown field; allowed: blocks, channels, hidden"):
+        spec_for_game(make("connect4"), "mlp", width=3)
+
+
+def test_the_shipped_models_network_specs_load_and_store_as_they_were():
+    import json
+    from pathlib import Path
+
+    from boardzero.nn.spec import NetworkSpec
+
+    models = Path(__file__).resolve().parents[2] / "src" / "boardzero" / "models"
+    metas = sorted(models.rglob("model*.json"))
+    assert len(metas) >= 6
+    for meta_path in metas:
+        stored = json.loads(meta_path.read_text())["network"]
+        again = NetworkSpec.from_dict(stored).to_dict()
+        assert {name: again[name] for name in stored} == stored, meta_path  # older ones lack layout, observation

@@ -24,7 +24,7 @@ from typing import Any, Literal
 from boardzero.core.errors import ConfigError
 from boardzero.learn.backends import backend_names
 from boardzero.learn.methods import method_names, settings_read_by
-from boardzero.nn.spec import NetworkKind
+from boardzero.nn.spec import NetworkSizes
 
 
 def doc(default: Any, text: str, *, methods: tuple[str, ...] = (), check: str = "") -> Any:
@@ -42,22 +42,8 @@ TD = ("td",)
 PPO = ("ppo",)
 
 
-@dataclasses.dataclass
-class NetworkConfig:
-    kind: NetworkKind = doc(
-        "mlp",
-        "mlp over the 'flat' observation, conv over 'planes', xdim: the cross-dimensional net (games with a "
-        "board layout, e.g. Catan)",
-    )
-    hidden: int = doc(256, "mlp width; conv value-head width; xdim width of the dense branch", check="positive")
-    blocks: int = doc(4, "residual blocks", check="non_negative")
-    channels: int = doc(64, "conv and xdim channels of the board branch", check="positive")
-    observation: str = doc(
-        "",
-        "mlp: a 1-D observation other than 'flat' (Catan: 'rich', the flat one plus what "
-        "needs the board's adjacency: pips around each intersection, where each seat can "
-        "settle, production per resource); empty: the kind's own",
-    )
+# The [network] section is the network's chosen kind and sizes, one record with nn.spec's NetworkSpec
+NetworkConfig = NetworkSizes
 
 
 @dataclasses.dataclass

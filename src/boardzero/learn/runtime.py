@@ -53,7 +53,7 @@ from boardzero.nn.checkpoint import (
     resolve_checkpoint,
     save_network,
 )
-from boardzero.nn.nets import NetworkSpec, build_network, spec_for_game
+from boardzero.nn.nets import NetworkSpec, build_network
 from boardzero.nn.precision import learner_device
 
 
@@ -93,15 +93,7 @@ class Method(abc.ABC):
         return copy.deepcopy(self.net).cpu().eval()
 
     def network_spec(self) -> NetworkSpec:
-        net = self.config.network
-        return spec_for_game(
-            self.game,
-            net.kind,
-            hidden=net.hidden,
-            blocks=net.blocks,
-            channels=net.channels,
-            observation=net.observation,
-        )
+        return self.config.network.spec_for(self.game)
 
     # ---- actor side --------------------------------------------------------------------------
     @classmethod

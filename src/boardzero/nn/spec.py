@@ -12,20 +12,70 @@ NetworkKind = Literal["mlp", "conv", "xdim"]  # the one list of network kinds; t
 NETWORK_KINDS: tuple[str, ...] = get_args(NetworkKind)
 
 
+def _size(default: Any, text: str, check: str = "") -> Any:
+    """A field of ``NetworkSizes``: its default, one line of documentation and its range check, which the
+    training config's ``[network]`` section shows and applies (``learn.config``)."""
+    return dataclasses.field(default=default, metadata={"doc": text, "methods": (), "check": check})
+
+
 @dataclasses.dataclass(frozen=True)
-class NetworkSpec:
-    """Everything needed to rebuild a network; stored in checkpoint metadata."""
+class NetworkSizes:
+    """What a person chooses of a network: its kind and sizes. The training config's ``[network]`` section is
+    this record; a ``NetworkSpec`` is these plus what the game fixes (``spec_for``)."""
+
+    kind: NetworkKind = _size(
+        "mlp",
+        "mlp over the 'flat' observation, conv over 'planes', xdim: the cross-dimensional net (games with a "
+        "board layout, e.g. Catan)",
+    )
+    hidden: int = _size(256, "mlp width; conv value-head width; xdim width of the dense branch", "positive")
+    blocks: int = _size(4, "residual blocks", "non_negative")
+    channels: int = _size(64, "conv and xdim channels of the board branch", "positive")
+    observation: str = _size(
+        "",
+        "mlp: a 1-D observation other than 'flat' (Catan: 'rich', the flat one plus what "
+        "needs the board's adjacency: pips around each intersection, where each seat can "
+        "settle, production per resource); empty: the kind's own",
+    )
+
+    def spec_for(self, game) -> NetworkSpec:
+        """The spec of a network of these sizes that fits ``game``'s observation, actions and players."""
+        key = observation_key(self.kind, self.observation)
+        if self.kind == "xdim" and game.board_layout() is None:
+            raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
+        if key not in game.observation_spec:
+            raise ConfigError(
+                "network.kind",
+                f"{self.kind!r} needs the {key!r} observation, which {game.name} does not have; "
+                f"it has: {', '.join(game.observation_spec)}",
+            )
+        spec = NetworkSpec(
+            **{f.name: getattr(self, f.name) for f in dataclasses.fields(NetworkSizes)},
+            input_shape=tuple(game.observation_spec[key]),
+            num_actions=game.num_actions,
+            num_players=game.num_players,
+            layout=game.name if self.kind == "xdim" else "",
+        )
+        spec.validate()
+        return spec
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class NetworkSpec(NetworkSizes):
+    """Everything needed to rebuild a network (its ``NetworkSizes`` and what the game fixes); stored in
+    checkpoint metadata."""
 
     kind: NetworkKind  # residual MLP over "flat", residual conv net over "planes", or the
     # cross-dimensional net over "flat" placed on the game's board layout (nn.xdim)
     input_shape: tuple[int, ...]  # shape of the observation that goes in
     num_actions: int  # policy logits
     num_players: int  # values, one per seat, seat-relative
-    hidden: int = 256  # mlp: width of the residual stream; conv: width of the value head
-    blocks: int = 4  # residual blocks
-    channels: int = 64  # conv, xdim: channels of the residual stream
     layout: str = ""  # xdim: the game whose board layout places the observation
-    observation: str = ""  # mlp: another 1-D observation of the game than "flat" (e.g. Catan's "rich")
+
+    @property
+    def sizes(self) -> NetworkSizes:
+        """The chosen part of this spec."""
+        return NetworkSizes(**{f.name: getattr(self, f.name) for f in dataclasses.fields(NetworkSizes)})
 
     @property
     def observation_key(self) -> str:
@@ -80,30 +130,11 @@ def observation_key(kind: str, observation: str = "") -> str:
     return observation or ("planes" if kind == "conv" else "flat")
 
 
-def spec_for_game(
-    game, kind: str = "mlp", *, hidden: int = 256, blocks: int = 4, channels: int = 64, observation: str = ""
-) -> NetworkSpec:
-    """A network spec that fits ``game``'s observation, actions and players (``observation``: an mlp's input
-    other than "flat")."""
-    key = observation_key(kind, observation)
-    if kind == "xdim" and game.board_layout() is None:
-        raise ConfigError("network.kind", f"xdim needs a game with a board layout; {game.name} has none")
-    if key not in game.observation_spec:
-        raise ConfigError(
-            "network.kind",
-            f"{kind!r} needs the {key!r} observation, which {game.name} does not have; "
-            f"it has: {', '.join(game.observation_spec)}",
-        )
-    spec = NetworkSpec(
-        kind=cast(NetworkKind, kind),
-        input_shape=tuple(game.observation_spec[key]),
-        num_actions=game.num_actions,
-        num_players=game.num_players,
-        hidden=hidden,
-        blocks=blocks,
-        channels=channels,
-        layout=game.name if kind == "xdim" else "",
-        observation=observation,
-    )
-    spec.validate()
-    return spec
+def spec_for_game(game, kind: str = NetworkSizes.kind, **sizes: Any) -> NetworkSpec:
+    """A network spec of ``kind`` and ``sizes`` (``hidden``, ``blocks``, ``channels``, ``observation``: fields
+    of ``NetworkSizes``, their defaults where left out) that fits ``game``."""
+    names = {f.name for f in dataclasses.fields(NetworkSizes)} - {"kind"}
+    unknown = sorted(set(sizes) - names)
+    if unknown:
+        raise ConfigError(f"network.{unknown[0]}", f"unknown field; allowed: {', '.join(sorted(names))}")
+    return NetworkSizes(kind=cast(NetworkKind, kind), **sizes).spec_for(game)
