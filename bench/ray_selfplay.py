@@ -113,7 +113,7 @@ def main() -> None:
     os.environ.setdefault("RAY_worker_niceness", "0")
     config = load_config(args.config)
     if args.games_per_actor:
-        config.selfplay.games_per_actor = args.games_per_actor
+        config = config.changed({"selfplay.games_per_actor": args.games_per_actor})
     game = make(config.game, **config.game_options)
     spec = config.network.spec_for(game)
     payload = _payload(config, spec)
@@ -130,10 +130,9 @@ def main() -> None:
     rows = {(backend, n): [] for n in counts for backend in ("local", "ray")}
     for _ in range(args.rounds):
         for (backend, n), results in rows.items():
-            config.selfplay.backend, config.selfplay.actors = backend, n
             results.append(
                 measure(
-                    config,
+                    config.changed({"selfplay.backend": backend, "selfplay.actors": n}),
                     spec,
                     payload,
                     publication,

@@ -146,3 +146,25 @@ def test_boardzero_train_refuses_a_bad_backend_through_the_config_before_any_run
     result = CliRunner().invoke(app, args)
     assert "selfplay.backend: 'spark' is not allowed; allowed: local, ray" in str(result.exception)
     assert not (tmp_path / "run").exists()
+
+
+def test_a_config_and_its_sections_change_only_through_changed():
+    import dataclasses
+
+    config = config_from_dict({"method": "td", "game": "catan"})
+    for record, field in ((config, "game"), (config.selfplay, "actors"), (config.network, "hidden")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, field, 3)
+    assert config.changed({"network.hidden": 32}).network.hidden == 32 and config.network.hidden == 256
+
+
+def test_alphazero_train_runs_an_alphazero_copy_and_refuses_settings_it_would_ignore(monkeypatch, tmp_path):
+    from boardzero.learn import alphazero
+
+    ran = []
+    monkeypatch.setattr(alphazero, "run", lambda config, run_dir, **kwargs: ran.append(config) or {})
+    config = config_from_dict({"game": "connect4", "selfplay": {"simulations": 7}})
+    alphazero.train(config, tmp_path)
+    assert ran == [config]
+    with pytest.raises(ConfigError, match=r"td: \[td\] applies to method td, not 'alphazero'"):
+        alphazero.train(config_from_dict({"method": "td", "game": "connect4"}), tmp_path)

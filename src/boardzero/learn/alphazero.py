@@ -113,5 +113,4 @@ class AlphaZero(ReplayMethod):
 
 def train(config, run_dir, **kwargs) -> dict[str, Any]:
     """Start or resume an AlphaZero run (``learn.runtime.train`` with ``method = "alphazero"``)."""
-    config.method = "alphazero"
-    return run(config, run_dir, **kwargs)
+    return run(config.changed({"method": "alphazero"}), run_dir, **kwargs)

@@ -46,7 +46,7 @@ PPO = ("ppo",)
 NetworkConfig = NetworkSizes
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class SelfPlayConfig:
     actors: int = doc(1, "self-play actor processes", check="positive")
     backend: str = doc(
@@ -102,7 +102,7 @@ class SelfPlayConfig:
     )
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class TrainConfig:
     steps: int = doc(10_000, "learner steps to reach (a resumed run continues up to this)", check="positive")
     minutes: float = doc(
@@ -161,7 +161,7 @@ class TrainConfig:
     )
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class EvalConfig:
     every: int = doc(1_000, "learner steps between evaluations (0 = never)", check="non_negative")
     opponents: list = default_list(
@@ -194,7 +194,7 @@ class EvalConfig:
     )
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class TDConfig:
     lam: float = doc(
         0.7,
@@ -247,7 +247,7 @@ class TDConfig:
     )
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class PPOConfig:
     batch_samples: int = doc(
         4096, "learner decisions (from finished games) collected for each update", check="positive"
@@ -274,7 +274,7 @@ class PPOConfig:
     )
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class ExpertConfig:
     search_moves: int = doc(
         8,
@@ -325,7 +325,7 @@ class ExpertConfig:
     policy_replay_size: int = doc(20_000, "searched positions kept for the policy head", check="positive")
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Config:
     method: str = doc(
         "alphazero",
