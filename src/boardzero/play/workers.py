@@ -4,17 +4,24 @@ A ``setup(*args)`` function builds what the workers need (the game, the agents) 
 ``play(task)`` plays one task with it. With one local worker both run here, with no process pool. The
 ``"ray"`` backend runs the same two functions in Ray actors (``boardzero.integrations.ray``); a task's result
 depends on the task alone, so it is the same on either backend.
+
+A worker that answers moves of games going on elsewhere (the web server's agent workers) keeps their sessions
+in a ``SessionCache``: each task names its game's record, and the worker brings the session it kept up to date
+with the record's new actions instead of replaying the game.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boardzero.core.registry import resolve
+from boardzero.core.registry import make, resolve
+from boardzero.play.records import replay
+from boardzero.play.session import GameSession
 
 
 @dataclass(frozen=True)
@@ -94,3 +101,31 @@ def local_tasks(
 
 
 LOCAL = TaskBackend(local_tasks)
+
+
+class SessionCache:
+    """The sessions (with their agents, and the agents' trees and caches) of the newest ``size`` games a worker
+    has seen, by key (a game's id)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.sessions: OrderedDict[str, GameSession] = OrderedDict()
+
+    def session(
+        self, key: str, game: str, options: dict, seed: int | None, seats: list[str], actions: list[int]
+    ) -> GameSession:
+        """The session of the game ``key`` with agents for ``seats`` after ``actions``: the one kept, with the
+        actions it has not applied yet, or the game replayed from its record when none is kept, its seats
+        changed (a person resigned) or its actions went another way (an undo)."""
+        session = self.sessions.pop(key, None)
+        if session is None or session.seats != seats or session.actions != actions[: session.ply]:
+            played = make(game, **options)
+            record = {"game": played.name, "options": played.options_dict(), "seed": seed, "seats": seats}
+            session = replay(dict(record, actions=actions), played, with_agents=True)
+        else:
+            for action in actions[session.ply :]:
+                session.apply(action)
+        self.sessions[key] = session
+        while len(self.sessions) > self.size:
+            self.sessions.popitem(last=False)
+        return session

@@ -23,13 +23,11 @@ import multiprocessing.forkserver
 import signal
 import threading
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardzero.core.registry import make
-from boardzero.play.records import replay
 from boardzero.play.session import HINT_FALLBACKS, GameSession, agent_for, win_chances
+from boardzero.play.workers import SessionCache
 
 log = logging.getLogger("boardzero.web")
 PRELOAD = [
@@ -69,28 +67,15 @@ class WorkerFailed(Exception):
 
 # ---------------------------------------------------------------------------------------------- worker side
 class _Computer:
-    """What one worker process keeps: sessions per game and hint agents per game setup."""
+    """What one worker process keeps: sessions per game (``play.workers.SessionCache``) and hint agents per
+    game setup."""
 
     def __init__(self):
-        self.sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self.sessions = SessionCache(SESSIONS_KEPT)
         self.hint_agents: dict[str, tuple] = {}
 
-    def session(self, job: Job) -> GameSession:
-        session = self.sessions.pop(job.key, None)
-        if session is None or session.seats != job.seats or session.actions != job.actions[: session.ply]:
-            game = make(job.game, **job.options)
-            record = {"game": game.name, "options": game.options_dict(), "seed": job.seed, "seats": job.seats}
-            session = replay(dict(record, actions=job.actions), game, with_agents=True)
-        else:
-            for action in job.actions[session.ply :]:
-                session.apply(action)
-        self.sessions[job.key] = session
-        while len(self.sessions) > SESSIONS_KEPT:
-            self.sessions.popitem(last=False)
-        return session
-
     def compute(self, job: Job) -> Any:
-        session = self.session(job)
+        session = self.sessions.session(job.key, job.game, job.options, job.seed, job.seats, job.actions)
         if job.hint is None:
             return session.choose()
         return self.advise(session, job)
