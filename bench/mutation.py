@@ -52,6 +52,13 @@ MODULES: dict[str, list[str]] = {
         "tests/web/test_store.py",
     ],
     "web/store.py": ["tests/web/test_store.py"],
+    # playing games (play/__init__.py only re-exports: no functions, so no mutants)
+    "play/opening.py": ["tests/learn/test_train.py::test_evaluation_openings_vary_deterministic_games"],
+    "play/records.py": ["tests/play/test_records.py", "tests/play/test_session.py"],
+    "play/rotation.py": ["tests/play/test_rotation.py", "tests/play/test_runner.py"],
+    "play/runner.py": ["tests/play/test_runner.py", "tests/play/test_records.py"],
+    "play/session.py": ["tests/play/test_session.py"],
+    "play/workers.py": ["tests/play/test_runner.py", "tests/eval/test_arena.py"],
 }
 # survivors judged equivalent (no test can tell them from the original): mutant name -> why; they are left
 # out of the score's denominator. A name that no longer survives (or no longer exists) is ignored, so
