@@ -36,7 +36,10 @@ MODULES: dict[str, list[str]] = {
     "learn/td.py": ["tests/learn/test_td.py"],
     "learn/ppo.py": ["tests/learn/test_ppo.py"],
     "learn/bank.py": ["tests/learn/test_bank.py"],
-    "learn/evaluation.py": ["tests/learn/test_evaluation.py", "tests/learn/test_train.py"],
+    "learn/evaluation.py": [
+        "tests/learn/test_evaluation.py",
+        "tests/learn/test_train.py::test_evaluation_openings_vary_deterministic_games",
+    ],
     "eval/paired.py": ["tests/eval/test_paired.py"],
     "eval/ratings.py": ["tests/eval/test_ratings.py", "tests/eval/test_tournament.py"],
     "games/catan/observe.py": [
@@ -52,6 +55,13 @@ MODULES: dict[str, list[str]] = {
         "tests/web/test_store.py",
     ],
     "web/store.py": ["tests/web/test_store.py"],
+    # playing games (play/__init__.py only re-exports: no functions, so no mutants)
+    "play/opening.py": ["tests/learn/test_train.py::test_evaluation_openings_vary_deterministic_games"],
+    "play/records.py": ["tests/play/test_records.py", "tests/play/test_session.py"],
+    "play/rotation.py": ["tests/play/test_rotation.py", "tests/play/test_runner.py"],
+    "play/runner.py": ["tests/play/test_runner.py", "tests/play/test_records.py"],
+    "play/session.py": ["tests/play/test_session.py"],
+    "play/workers.py": ["tests/play/test_runner.py", "tests/eval/test_arena.py"],
 }
 # survivors judged equivalent (no test can tell them from the original): mutant name -> why; they are left
 # out of the score's denominator. A name that no longer survives (or no longer exists) is ignored, so
@@ -60,6 +70,20 @@ SQL_CASE = (
     "an SQL statement in other letter case: SQLite reads keywords and names in any case (its quoted values keep theirs)"
 )
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "learn/evaluation.py": {
+        "x_score__mutmut_6": 'float("NAN") is nan as float("nan") is',
+        "x_score__mutmut_21": "the match's seed drawn from 3**31 values, not 2**31: numpy seeds its generators from keys of "
+        "any size alike",
+        "x_score__mutmut_38": "the opening moves' stream keyed (seed, block, 2), not 1: still one stream per rotation "
+        "block, shared by its games and apart from the games' own (two-number) keys",
+        **{
+            f"x_evaluate__mutmut_{n}": "network_agent gives the policy agent when greedy or sims == 0, so dropping "
+            "either (or sims 1 / None with greedy) builds the same agent"
+            for n in (5, 6, 10, 11, 12)
+        },
+        "x_evaluate__mutmut_3": "the greedy policy agent never reads its game (it plays from the view alone)",
+        "x_evaluate__mutmut_28": "the random agent never reads its game (it plays from the view alone)",
+    },
     "eval/ratings.py": {
         "x_pairwise_scores__mutmut_7": "range(s + 1) pairs each seat with those before it, not after: still each "
         "pair once (a seat with itself is the same agent, skipped), and a pair scores the same either way round",

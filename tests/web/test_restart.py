@@ -4,14 +4,29 @@ from __future__ import annotations
 
 import sqlite3
 
-from tests.web.conftest import my_turn
+import pytest
+
+from tests.web.conftest import Server, my_turn
+
+# a delay no test outlasts: the agent that waits it moves only once its delay is lowered, however slow the
+# machine, so the test waits for conditions, never for a length of time
+FOREVER = 3600.0
 
 
-def test_games_survive_a_restart_and_agents_resume(server):
+@pytest.fixture
+def patient_server(tmp_path):
+    """The test server, allowing delays of up to FOREVER."""
+    holder = Server(tmp_path / "games.sqlite", max_delay=FOREVER)
+    yield holder
+    holder.close()
+
+
+def test_games_survive_a_restart_and_agents_resume(patient_server):
+    server = patient_server
     person = server.create("connect4", ["human", "random"], seed=1)
     pid, token = person["id"], person["tokens"]["0"]
     bots = server.create("catan", ["random", "random"], options={"players": 2}, delay=0.01)
-    waiting = server.create("tictactoe", ["human", "random"], delay=10.0)  # its agent will wait 10 s
+    waiting = server.create("tictactoe", ["human", "random"], delay=FOREVER)  # its agent waits until told
     for column in (3, 3):
         server.wait(pid, my_turn(0), 0, token)
         assert server.act(pid, 0, token, column).status_code == 200
@@ -20,21 +35,21 @@ def test_games_survive_a_restart_and_agents_resume(server):
     before_bots = server.wait(bots["id"], lambda s: s["version"] > 30)
     assert server.state(waiting["id"])["pending"] == {"kind": "agent", "seat": 1}
 
-    server.restart(bot_delay=0.0)
+    server.restart(bot_delay=0.0, max_delay=FOREVER)
 
     after_person = server.state(pid, 0, token)
     assert after_person["view"] == before_person["view"] and after_person["log"] == before_person["log"]
     assert server.act(pid, 0, token, after_person["legal"][0]["action"]).status_code == 200  # same token
     resumed = server.wait(bots["id"], lambda s: s["version"] > before_bots["version"] + 20)
     assert resumed["log"][: before_bots["version"]] == before_bots["log"]  # the whole history, then more
-    assert server.state(waiting["id"])["delay"] == 10.0
+    assert server.state(waiting["id"])["delay"] == FOREVER
     settings = server.client.post(
         f"/api/games/{waiting['id']}/settings",
         json={"delay": 0},
         headers={"Authorization": f"Bearer {waiting['tokens']['host']}"},
     )
     assert settings.status_code == 200
-    moved = server.wait(waiting["id"], lambda s: s["version"] == 2, timeout=10)  # the agent's turn resumed
+    moved = server.wait(waiting["id"], lambda s: s["version"] == 2, timeout=120)  # the agent's turn resumed
     assert moved["log"][1]["actor"] == 1
 
 
