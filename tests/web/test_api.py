@@ -311,17 +311,18 @@ def test_offers_and_answers_need_the_seats_token_and_its_turn(server):
 def test_the_proposed_opponent_plays_the_game_as_set_with_or_without_trading(server):
     server.restart(opponents={})  # the default chain: the shipped model, else the Catan bot
     catan = next(g for g in server.client.get("/api/meta").json()["games"] if g["name"] == "catan")
-    assert catan["default_opponent"] == "best"  # the shipped models were trained without trading
-    assert catan["default_opponent_trading"] == "heuristic"  # they do not play a game with it; the bot does
+    assert catan["default_opponent"] == "best"
+    assert catan["default_opponent_trading"] == "best"  # the model without trading trades by its values
     assert "default_opponent_trading" not in next(
         g for g in server.client.get("/api/meta").json()["games"] if g["name"] == "connect4"
     )
     refused = server.client.post(
-        "/api/games", json={"game": "catan", "options": {"players": 2, "trading": True}, "seats": ["human", "best"]}
+        "/api/games",
+        json={"game": "catan", "options": {"players": 2, "trading": True}, "seats": ["human", "best:trade=never"]},
     )
-    assert refused.status_code == 400 and "trading=False (here True)" in refused.json()["message"]
+    assert refused.status_code == 400 and "allowed: value, off" in refused.json()["message"]
     created = server.create("catan", ["human", "human"], options={"players": 2, "trading": True})
     response = server.client.post(
         f"/api/games/{created['id']}/resign", json={"seat": 0}, headers=auth(created["tokens"]["0"])
     )
-    assert response.status_code == 200 and response.json()["seats"] == ["heuristic", "human"], response.text
+    assert response.status_code == 200 and response.json()["seats"] == ["best", "human"], response.text

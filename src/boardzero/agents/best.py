@@ -24,7 +24,8 @@ from typing import Any
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
 from boardzero.agents.settings import AZPlay, PlaySettings, TDPlay, stored_play
-from boardzero.agents.td import TDAgent, playing_net
+from boardzero.agents.td import TDAgent, load_td, playing_net
+from boardzero.agents.td_trading import ValueTrader, check_trade_mode, without_trading
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.nn.checkpoint import check_game, extra_network, load_network, read_metadata
@@ -33,16 +34,19 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 def shipped_model(game: Game) -> Path:
-    """The metadata JSON of the first shipped model of ``game`` that fits its options."""
+    """The metadata JSON of the first shipped model of ``game`` that fits its options; in a game with
+    player-to-player trading without one trained with trading, the first that fits the game without it."""
     folder = MODELS_DIR / game.name
     candidates = sorted(folder.glob("*.json")) if folder.is_dir() else []
     reasons = []
-    for path in candidates:
-        try:
-            check_game(read_metadata(path), game, path)
-            return path
-        except CheckpointError as exc:
-            reasons.append(str(exc).split(": ", 1)[-1])
+    plain = without_trading(game)
+    for fits in (game,) if plain is None else (game, plain):
+        for path in candidates:
+            try:
+                check_game(read_metadata(path), fits, path)
+                return path
+            except CheckpointError as exc:
+                reasons.append(str(exc).split(": ", 1)[-1])
     if candidates:
         raise ConfigError("agent best", f"no shipped model of {game.name} fits {game!r}: " + "; ".join(reasons))
     shipped = sorted(p.name for p in MODELS_DIR.iterdir() if any(p.glob("*.json"))) if MODELS_DIR.is_dir() else []
@@ -75,6 +79,7 @@ def best(
     opening_batch: int = 0,
     fpu: float = -1.0,
     symmetries: bool | None = None,
+    trade: str = "value",
 ) -> Agent:
     """The game's shipped trained model, played with the settings stored beside it (about a second per move).
 
@@ -95,7 +100,12 @@ def best(
         stored setting, else 0)
     symmetries: read a TD model's network as the mean of its values over the game's symmetries (true or false;
         none: the stored setting)
+    trade: in a game with player-to-player trading (Catan's trading=true; a model trained with trading where
+        one ships, else the one without): value answers, chooses a partner and offers by the model's values of
+        the positions before and after each trade, every other move as stored; off never offers and declines
+        every offer (``agents.td_trading``)
     """
+    check_trade_mode(game, trade, "agent best")
     path, meta, settings = best_settings(
         game,
         fast=fast,
@@ -110,24 +120,18 @@ def best(
         fpu=fpu,
         symmetries=symmetries,
     )
+    plain = without_trading(game)
     try:
-        net, meta = load_network(path, game=game)
+        net, meta = load_network(path, game=game) if plain is None else (load_td(game, str(path)), read_metadata(path))
     except CheckpointError as exc:
         raise ConfigError("agent best", str(exc)) from None
+    if plain is not None:
+        if not isinstance(settings, TDPlay):
+            raise ConfigError("agent best", f"trades by a TD model's values; {path.name} is not one")
+        agent = _td_best(plain, path, meta, net, settings, mean_weight)
+        return ValueTrader(game, agent, trade=trade)
     if isinstance(settings, TDPlay):
-        opening_net = _extra_net(path, meta, net, "opening") if settings.opening else None
-        # read (and checksummed) only where it is used or named: the shipped 2-player best stores a share of 0
-        partner = _extra_net(path, meta, net, "mean_with") if settings.mean_weight != 0 or mean_weight != -1 else None
-        if mean_weight != -1 and partner is None:
-            raise ConfigError(
-                "agent best.mean_weight", f"weighs a second network shipped beside the model; {path.name} has none"
-            )
-        partners = [partner] if partner is not None and settings.mean_weight != 0 else []
-        if settings.policy == "auto":  # priors from a policy head that learned search visits, read alone
-            alone = not partners and not settings.symmetries
-            settings = settings.changed("agent best", policy="on" if alone and meta.get("policy_head") else "off")
-        net = playing_net(game, net, partners, settings, f"agent best ({path.name})")
-        return TDAgent(game, net, settings, opening_net=opening_net)
+        return _td_best(game, path, meta, net, settings, mean_weight)
     assert isinstance(settings, AZPlay)
     return network_agent(
         game,
@@ -138,6 +142,23 @@ def best(
         batch=settings.batch,
         solver=solver,
     )
+
+
+def _td_best(game: Game, path: Path, meta: dict[str, Any], net, settings: TDPlay, mean_weight: float) -> TDAgent:
+    """The shipped TD model ``net`` (with the extra networks stored beside it) playing ``game`` by ``settings``."""
+    opening_net = _extra_net(path, meta, net, "opening") if settings.opening else None
+    # read (and checksummed) only where it is used or named: the shipped 2-player best stores a share of 0
+    partner = _extra_net(path, meta, net, "mean_with") if settings.mean_weight != 0 or mean_weight != -1 else None
+    if mean_weight != -1 and partner is None:
+        raise ConfigError(
+            "agent best.mean_weight", f"weighs a second network shipped beside the model; {path.name} has none"
+        )
+    partners = [partner] if partner is not None and settings.mean_weight != 0 else []
+    if settings.policy == "auto":  # priors from a policy head that learned search visits, read alone
+        alone = not partners and not settings.symmetries
+        settings = settings.changed("agent best", policy="on" if alone and meta.get("policy_head") else "off")
+    net = playing_net(game, net, partners, settings, f"agent best ({path.name})")
+    return TDAgent(game, net, settings, opening_net=opening_net)
 
 
 def best_settings(

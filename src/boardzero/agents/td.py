@@ -46,12 +46,13 @@ import numpy as np
 from boardzero.agents.az import load_for_play
 from boardzero.agents.base import Advice, Agent, MoveAdvice
 from boardzero.agents.settings import TDPlay
+from boardzero.agents.td_trading import ValueTrader, check_trade_mode, for_actions, without_trading
 from boardzero.core.api import Game
 from boardzero.core.batched import Afterstates, afterstates_of
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
 from boardzero.nn.base import Network
-from boardzero.nn.checkpoint import read_metadata, resolve_checkpoint
+from boardzero.nn.checkpoint import load_network, read_metadata, resolve_checkpoint
 from boardzero.nn.ensemble import MeanValueNet, SymmetricValueNet
 from boardzero.nn.evaluator import ValueEvaluator, afterstate_values
 from boardzero.nn.policy_prior import PolicyPriorEvaluator
@@ -368,6 +369,7 @@ def td(
     reuse: bool = False,
     opening_per_move: int = 0,
     policy: str = "auto",
+    trade: str = "value",
 ) -> Agent:
     """A TD(lambda) value network playing the move whose resulting position it values most.
 
@@ -407,7 +409,12 @@ def td(
     policy: its searches take priors from the network's policy head, one network row per node (on), or as
         prior says (off); auto: on for a checkpoint whose policy head learned search visits (``learn.expert``),
         unless mean_with or symmetries; the opening model's search keeps its value priors
+    trade: in a game with player-to-player trading (Catan's trading=true), with a checkpoint trained with
+        trading or without: value answers, chooses a partner and offers by the network's values of the
+        positions before and after each trade (``agents.td_trading``), every other move as above in the game
+        without trading; off never offers and declines every offer (what trading buys, measured)
     """
+    check_trade_mode(game, trade, "agent td")
     settings = TDPlay(
         "agent td",
         depth=depth,
@@ -436,13 +443,35 @@ def td(
         raise ConfigError(
             "agent td.policy", "reads one network's policy head; leave out mean_with and symmetries, or set policy=off"
         )
-    opening_net = load_for_play(game, opening_model, trainers=TD_TRAINERS) if opening_model else None
-    net = load_for_play(game, path, trainers=TD_TRAINERS)
-    partners = [load_for_play(game, p, trainers=TD_TRAINERS) for p in mean_with.split("+")] if mean_with else []
+    plain = without_trading(game)
+    playing = game if plain is None else plain  # the searches and plans run without trading
+    opening_net = load_td(game, opening_model) if opening_model else None
+    net = load_td(game, path)
+    partners = [load_td(game, p) for p in mean_with.split("+")] if mean_with else []
     if policy == "auto":
         alone = not (mean_with or symmetries)
         settings = settings.changed("agent td", policy="on" if alone and _has_policy_head(path) else "off")
-    return TDAgent(game, playing_net(game, net, partners, settings, "agent td"), settings, opening_net=opening_net)
+    if plain is not None and settings.policy == "on":
+        raise ConfigError("agent td.policy", "a policy head does not play a game with trading; set policy=off")
+    agent = TDAgent(
+        playing, playing_net(playing, net, partners, settings, "agent td"), settings, opening_net=opening_net
+    )
+    return agent if plain is None else ValueTrader(game, agent, trade=trade)
+
+
+def load_td(game: Game, path: str) -> Network:
+    """A TD checkpoint's network for ``game``, or, in a game with player-to-player trading, for the same game
+    without it (where the agent searches), whether the checkpoint was trained with trading or without."""
+    plain = without_trading(game)
+    if plain is None:
+        return load_for_play(game, path, trainers=TD_TRAINERS)
+    if not path:
+        raise ConfigError("agent", "needs a checkpoint, e.g. td:runs/catan_td")
+    meta = read_metadata(resolve_checkpoint(path.partition("#")[0]))
+    if not meta.get("game_options", {}).get("trading", False):
+        return load_for_play(plain, path, trainers=TD_TRAINERS)
+    net, _ = load_network(path, game=game, trainers=TD_TRAINERS)
+    return for_actions(net, plain.num_actions)
 
 
 def playing_net(game: Game, net: Network, partners: list[Network], settings: TDPlay, where: str) -> Network:

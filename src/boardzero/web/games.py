@@ -134,7 +134,8 @@ class GameManager:
     def default_opponent(self, name: str, game: Game | None = None) -> str:
         """The agent spec the page proposes for ``name`` (with ``game``'s options, else the defaults): the
         configured one, else the first of ``OPPONENT_FALLBACKS`` that plays it (the shipped model, the Catan
-        bot, plain search). A model trained without trading does not play a game with it: the bot does."""
+        bot, plain search). In a game with trading the shipped model trained without it trades by its values
+        (``agents.td_trading``)."""
         game = game if game is not None else make(name)
         key = f"{name} {sorted(game.options_dict().items())}"
         if key not in self._default_opponents:

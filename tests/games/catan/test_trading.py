@@ -330,3 +330,59 @@ def test_records_replay_with_trading():
     assert record["options"]["trading"] is True and record["options"]["trade_offers"] == 3
     again = game.state_from_record(record)
     assert np.array_equal(again.s, state.s) and again.history == state.history
+
+
+# ---------------------------------------------------------------- positions agents weigh
+def test_trade_outcome_is_the_position_the_moves_lead_to():
+    for offer_first in (True, False):
+        state = trading(players=3, seat=0)
+        T.give(state, 0, wood=2)
+        T.give(state, 1, ore=1)
+        T.give(state, 2, ore=1)
+        moved = state.clone()
+        moved.apply(WOOD_FOR_ORE)
+        asked = moved.clone()
+        moved.apply(A("accept"))
+        moved.apply(A("decline"))
+        weighed = state.trade_outcome(1, WOOD_FOR_ORE - E.A_OFFER) if offer_first else asked.trade_outcome(1)
+        moved.apply(A("trade_with", seat=1))
+        moved.s[E.G_STEPS] = weighed.s[E.G_STEPS]  # it counts the moves applied; a weighed position applies none
+        assert np.array_equal(weighed.s, moved.s)
+        withdrawn = asked.clone()
+        withdrawn.apply(A("decline"))
+        withdrawn.apply(A("decline"))
+        closed = asked.trade_outcome(-1)
+        assert T.hand(closed, 0) == T.hand(withdrawn, 0) and closed.current_player == withdrawn.current_player == 0
+        assert T.hand(state, 0)["wood"] == 2  # the position weighed from is untouched
+
+
+def test_trade_outcome_refuses_what_the_rules_refuse():
+    state = trading(players=3, seat=0)
+    T.give(state, 0, wood=1)
+    with pytest.raises(ValueError, match="no offer is open"):
+        state.trade_outcome(1)
+    with pytest.raises(ValueError, match="does not hold"):
+        state.trade_outcome(1, WOOD_FOR_ORE - E.A_OFFER)
+    with pytest.raises(ValueError, match="not legal"):
+        state.trade_outcome(1, A("offer", give="ore", get="wood") - E.A_OFFER)
+    T.give(state, 1, ore=1)
+    with pytest.raises(ValueError, match="another seat"):
+        state.trade_outcome(0, WOOD_FOR_ORE - E.A_OFFER)
+
+
+def test_without_trading_keeps_the_position_and_forgets_the_offers():
+    state = trading(players=3, seat=0)
+    T.give(state, 0, wood=1)
+    T.give(state, 1, ore=1)
+    state.apply(WOOD_FOR_ORE)
+    with pytest.raises(ValueError, match="an offer is open"):
+        state.without_trading()
+    state.apply(A("decline"))
+    state.apply(A("decline"))
+    plain = state.without_trading()
+    assert plain.game.num_actions == 244 and plain.game.options.players == 3 and not plain.game.options.trading
+    assert plain.game is state.game.without_trading()  # one twin per game
+    assert plain.history == state.history and T.hand(plain, 0) == T.hand(state, 0)
+    assert known(plain, 1, 0) == known(state, 1, 0) == [1, 0, 0, 0, 0]  # what the offer showed stays known
+    assert np.array_equal(plain.observe(1)["rich"], state.observe(1)["rich"])
+    assert not any(a >= E.A_OFFER for a in plain.legal_actions())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, cast
 
@@ -20,6 +21,7 @@ from boardzero.games.catan import (
     observe as O,
     public,
     render,
+    trades,
 )
 from boardzero.games.catan.batched import BatchedCatan, afterstates_of_array
 from boardzero.games.catan.board import Board, make_board, parse_board_option
@@ -140,6 +142,16 @@ class Catan(Game):
         if self.options.trading:
             E.enable_trading(s, self.options.trade_offers)
         return CatanState(self, s, seed)
+
+    def without_trading(self) -> Catan:
+        """This game with player-to-player trading off, every other option kept: the game a model trained
+        without trading knows (``CatanState.without_trading`` moves a position into it)."""
+        if not self.options.trading:
+            return self
+        twin = getattr(self, "_without_trading", None)
+        if twin is None:
+            twin = self._without_trading = Catan(dataclasses.replace(self.options, trading=False))
+        return twin
 
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
@@ -302,6 +314,52 @@ class CatanState(State):
 
     def returns(self) -> np.ndarray:
         return final_returns(self.s, self.game.options.returns)
+
+    # ------------------------------------------------------------------ player-to-player trading, for agents
+    def without_trading(self) -> CatanState:
+        """This position in ``game.without_trading()``: hands, what each seat knows of the others' hands and
+        the history kept, the turn's offers forgotten, no offers from here on. Not in the middle of an offer."""
+        if not self.game.options.trading:
+            return self.clone()
+        if self.phase in (E.PH_TRADE_ANSWER, E.PH_TRADE_CHOOSE):
+            raise ValueError(
+                "an offer is open: answer it or choose a partner first (its phase has no twin without trading)"
+            )
+        new = self.clone()
+        new.game = self.game.without_trading()
+        new.s[E.T_LIMIT : E.T_DECLINED + 4] = 0  # as a game without trading has them
+        return new
+
+    def trade_outcome(self, partner: int, offer: int | None = None) -> CatanState:
+        """A copy after the seat on turn trades with ``partner``: the open offer (its answer and choice phases;
+        partner -1: the offer closed without a trade), or catalogue entry ``offer`` made now and taken by
+        ``partner`` alone (the action phase, where that offer is legal). The partner must hold the cards asked.
+        Its history is this one's (a position to weigh, not a record: ``edited``)."""
+        s = self.s
+        turn = int(s[E.G_TURN_PLAYER])
+        if offer is None:
+            if self.phase not in (E.PH_TRADE_ANSWER, E.PH_TRADE_CHOOSE):
+                raise ValueError("no offer is open; name the offer to weigh")
+            index = int(s[E.T_OFFER])
+        else:
+            if self.current_player != turn or not self.legal_mask()[E.A_OFFER + offer]:
+                raise ValueError(f"offer {offer} is not legal here for seat {turn}")
+            index = offer
+        if partner != -1 and (partner == turn or not 0 <= partner < self.game.num_players):
+            raise ValueError(f"the partner is another seat than {turn} (or -1: no trade), got {partner}")
+        if partner != -1 and not trades.holds(s, partner, E.OFFER_GET[index]):
+            raise ValueError(f"seat {partner} does not hold the cards offer {index} asks for")
+        new = self.clone()
+        new.edited = True
+        if offer is not None:
+            if partner != -1:
+                trades.exchange(new.s, turn, partner, index)
+        elif partner == -1:
+            trades.close_offer(new.s)
+        else:
+            trades.show_cards(new.s, partner, E.OFFER_GET[index])
+            trades.trade_with(new.s, turn, partner)
+        return new
 
     # ------------------------------------------------------------------ queries for tools and bots
     @property

@@ -155,6 +155,16 @@ def trade_with(s, p, q):
 
 
 @njit(cache=True)
+def exchange(s, p, q, i):
+    """The position after p offers catalogue entry ``i``, q alone accepts and p trades with q: what a seat
+    weighing that offer looks at (the counter of offers moves on, as it would)."""
+    open_offer(s, p, i)
+    s[T_ANSWER + q] = ANSWER_ACCEPT
+    show_cards(s, q, OFFER_GET[i])
+    trade_with(s, p, q)
+
+
+@njit(cache=True)
 def close_offer(s):
     s[T_OFFER] = -1
     for q in range(4):
