@@ -78,6 +78,28 @@ SQL_CASE = (
     "an SQL statement in other letter case: SQLite reads keywords and names in any case (its quoted values keep theirs)"
 )
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "learn/td.py": {
+        **{
+            f"xǁTDWorkerǁ__init____mutmut_{n}": "the league's version before any as None or -2 for -1: a bank's "
+            "versions count from 0, so the first league read differs from any of them"
+            for n in (7, 9)
+        },
+        "xǁTDWorkerǁ_new_game__mutmut_3": "> for >= between a uniform draw and league_share: equal only with a "
+        "chance of about 2**-53 a game",
+        "xǁTDWorkerǁ_choose__mutmut_23": "<= for < between a uniform draw and explore: as above",
+        "xǁTDWorkerǁ_choose__mutmut_30": "rng.integers(sizes) draws the same numbers from the same stream as "
+        "rng.integers(0, sizes)",
+        **{
+            f"xǁTDWorkerǁ_choose__mutmut_{n}": "a list of bools becomes a bool array without dtype=bool"
+            for n in (35, 37)
+        },
+        **{
+            f"xǁTDWorkerǁ_samples__mutmut_{n}": "a list of seat numbers becomes an int64 array without the dtype"
+            for n in (22, 24)
+        },
+        "xǁTDWorkerǁ_samples__mutmut_30": "targets left in float64: the replay buffer stores them in its float32 "
+        "field, the same numbers",
+    },
     "learn/evaluation.py": {
         "x_score__mutmut_6": 'float("NAN") is nan as float("nan") is',
         "x_score__mutmut_21": "the match's seed drawn from 3**31 values, not 2**31: numpy seeds its generators from keys of "
