@@ -47,13 +47,21 @@ MODULES: dict[str, list[str]] = {
         "tests/games/catan/test_interface.py",
         "tests/games/catan/test_symmetry.py",
     ],
-    "integrations/catanatron/bots.py": ["tests/integrations/test_catanatron.py"],
-    "web/games.py": [
-        "tests/web/test_api.py",
-        "tests/web/test_hidden.py",
-        "tests/web/test_restart.py",
-        "tests/web/test_store.py",
+    # the bots one decision at a time, and the fairness tests (the whole games take minutes a mutant)
+    "integrations/catanatron/bots.py": [
+        "tests/integrations/test_catanatron_bots.py",
+        *(
+            f"tests/integrations/test_catanatron.py::{name}"
+            for name in (
+                "test_fair_bot_sees_the_same_position_whatever_the_hidden_cards",
+                "test_fair_bot_is_handed_a_sampled_state_never_the_true_one",
+                "test_full_sight_is_granted_only_to_agents_that_ask",
+                "test_a_game_with_trading_is_refused_and_changes_nothing",
+            )
+        ),
     ],
+    # the games without HTTP (the server's tests through HTTP start worker processes: minutes a mutant)
+    "web/games.py": ["tests/web/test_games.py"],
     "web/store.py": ["tests/web/test_store.py"],
     # playing games (play/__init__.py only re-exports: no functions, so no mutants)
     "play/opening.py": ["tests/learn/test_train.py::test_evaluation_openings_vary_deterministic_games"],
@@ -70,6 +78,28 @@ SQL_CASE = (
     "an SQL statement in other letter case: SQLite reads keywords and names in any case (its quoted values keep theirs)"
 )
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "learn/td.py": {
+        **{
+            f"xǁTDWorkerǁ__init____mutmut_{n}": "the league's version before any as None or -2 for -1: a bank's "
+            "versions count from 0, so the first league read differs from any of them"
+            for n in (7, 9)
+        },
+        "xǁTDWorkerǁ_new_game__mutmut_3": "> for >= between a uniform draw and league_share: equal only with a "
+        "chance of about 2**-53 a game",
+        "xǁTDWorkerǁ_choose__mutmut_23": "<= for < between a uniform draw and explore: as above",
+        "xǁTDWorkerǁ_choose__mutmut_30": "rng.integers(sizes) draws the same numbers from the same stream as "
+        "rng.integers(0, sizes)",
+        **{
+            f"xǁTDWorkerǁ_choose__mutmut_{n}": "a list of bools becomes a bool array without dtype=bool"
+            for n in (35, 37)
+        },
+        **{
+            f"xǁTDWorkerǁ_samples__mutmut_{n}": "a list of seat numbers becomes an int64 array without the dtype"
+            for n in (22, 24)
+        },
+        "xǁTDWorkerǁ_samples__mutmut_30": "targets left in float64: the replay buffer stores them in its float32 "
+        "field, the same numbers",
+    },
     "learn/evaluation.py": {
         "x_score__mutmut_6": 'float("NAN") is nan as float("nan") is',
         "x_score__mutmut_21": "the match's seed drawn from 3**31 values, not 2**31: numpy seeds its generators from keys of "
@@ -98,6 +128,53 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "past convergence each adds a step of about 0, so the fit is the same, only slower",
         "x_fit_bradley_terry__mutmut_72": "<= in place of < against the tolerance: equal only at exactly 1e-10",
         "x__derivatives__mutmut_22": "adds the diagonal of weight, which is 0 (an agent plays no games against itself)",
+    },
+    "integrations/catanatron/bots.py": {
+        "x_catanatron_version__mutmut_3": "importlib.metadata finds a distribution by its name in any letter case",
+        "xǁCatanatronAgentǁact__mutmut_17": "the spectator's public view for the seat's: catanatron_game reads the "
+        "seat's own cards from the state's view of that seat when the view given is not the seat's, and the rest "
+        "of a view is public",
+        **{
+            f"xǁCatanatronAgentǁact__mutmut_{n}": "catanatron_game given no view makes the seat's public view itself"
+            for n in (30, 34)
+        },
+        "xǁCatanatronAgentǁ__init____mutmut_11": "getattr without a default for a game with no name: the message "
+        "reads game.name, so such a game fails either way",
+        **{
+            f"xǁCatanatronAgentǁ__init____mutmut_{n}": "another default for a Catan game's options without trading: "
+            "Catan's options always have it (other games are refused just before)"
+            for n in (25, 28, 31)
+        },
+        "xǁCatanatronAgentǁ__init____mutmut_66": "the agent's game kept as None: nothing reads it",
+        "xǁCatanatronAgentǁ__init____mutmut_95": "no plan as None rather than []: act reads it as false either way "
+        "and reset sets []",
+    },
+    "web/games.py": {
+        **{
+            f"xǁGameManagerǁresume__mutmut_{n}": "a limit of 11**6 or 10**7 live games for 10**6: they differ only "
+            "past a million live games, and max_active_games keeps far fewer"
+            for n in (8, 9)
+        },
+        "xǁGameManagerǁsnapshot__mutmut_53": "returns shown while the game is live: a live game's returns are None "
+        "(they are set with the status that ends it)",
+        "xǁGameManagerǁcreate__mutmut_28": "with_agents=None is falsy, as False is",
+        **{
+            f"xǁGameManagerǁcreate__mutmut_{n}": "a field of the new StoredGame that LiveGame does not read (its game "
+            "name, seed, seats, updated time, move count, over): the session holds those"
+            for n in (81, 83, 84, 88, 89, 90, 103, 104)
+        },
+        "xǁGameManagerǁcreate__mutmut_111": "keep=None: a new game is live, never among the ended games forgotten",
+        **{
+            f"xǁGameManagerǁget__mutmut_{n}": "the game in memory not looked up: _revive's setdefault hands back that "
+            "same game after reading the file (only slower)"
+            for n in (1, 2)
+        },
+        **{
+            f"{function}__mutmut_{n}": "replay given no game builds it from the record's name and options, the "
+            "same game"
+            for function, numbers in {"xǁGameManagerǁ_revive": (11, 13), "xǁGameManagerǁ_persist": (20, 22)}.items()
+            for n in numbers
+        },
     },
     "web/store.py": {
         **{

@@ -317,3 +317,60 @@ def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
         np.asarray(record.value), np.asarray(record.greedy), np.asarray(record.explored), returns, lam=0.9, gamma=0.8
     )
     assert not np.allclose(swapped, expected)  # the check can tell the two apart
+
+
+def test_lambda_returns_are_computed_in_float64_whatever_the_inputs():
+    values = np.array([[0.1, -0.1], [0.3, -0.3], [0.7, -0.7]])
+    greedy, explored = np.zeros_like(values), np.array([False, False, False])
+    final32 = np.array([0.1, -0.1], np.float32)
+    targets = lambda_returns(values.astype(np.float32), greedy, explored, final32, 0.3, 0.9)
+    assert targets.dtype == np.float64
+    # a float32 result is widened once, exactly as float64 inputs of the same numbers give
+    exact = lambda_returns(values, greedy, explored, final32, 0.3, 0.9)
+    np.testing.assert_array_equal(exact, lambda_returns(values, greedy, explored, final32.astype(np.float64), 0.3, 0.9))
+
+
+def test_softmax_draw_takes_values_of_any_size():
+    rng = np.random.default_rng(0)
+    draws = [softmax_draw(np.array([1000.0, 999.0]), 1.0, rng) for _ in range(2000)]
+    assert abs(np.mean(draws) - 1 / (1 + np.e)) < 0.03  # exp(-1) : 1, as for values 1 and 0
+
+
+def tiny_worker(td=None, **selfplay) -> TDWorker:
+    config = config_from_dict({**TINY, "td": td or TINY["td"], "selfplay": {**TINY["selfplay"], **selfplay}})
+    game = make("tictactoe")
+    network = spec_for_game(game, "mlp", hidden=8, blocks=1).to_dict()
+    return TDWorker(0, {"config": config.to_dict(), "network": network, "generation": 0})
+
+
+def test_the_worker_counts_each_finished_game_and_starts_another():
+    worker = tiny_worker(games_per_actor=8)
+    finished = sum(len(worker.step()) for _ in range(40))  # several games a slot
+    assert finished > 8 and worker.games_finished == finished
+
+
+def test_the_td_method_makes_its_workers_and_plays_its_own_network(tmp_path):
+    from boardzero.agents.td import TDAgent
+    from boardzero.learn.runtime import Trainer
+
+    trainer = Trainer(config_from_dict({**TINY, "train": {**TINY["train"], "device": "cpu"}}), tmp_path / "td")
+    method = trainer.method
+    payload = {"config": method.config.to_dict(), "network": method.spec.to_dict(), "generation": 0}
+    worker = method.worker(5, payload)
+    assert isinstance(worker, TDWorker) and worker.game.name == "tictactoe"
+    assert method.worker(5, payload).rng.integers(2**31) == method.worker(5, payload).rng.integers(2**31)
+    assert method.worker(6, payload).rng.integers(2**31) != method.worker(5, payload).rng.integers(2**31)
+    agent = method.play_agent()
+    assert isinstance(agent, TDAgent) and agent.game is method.game and agent.net is method.net
+
+
+def test_exploring_draws_any_move_and_marks_those_that_are_not_the_best():
+    distinct, explored = first_moves({"explore": 1.0})
+    assert distinct == 9  # every opening square, the first one too
+    assert 20 < sum(explored) < 32  # all but the games whose draw happened to be the greedy move
+
+
+def test_only_positions_with_a_choice_are_recorded():
+    worker = tiny_worker(games_per_actor=8)
+    lengths = [len(batch["obs"]) for _ in range(40) for batch in worker.step()]
+    assert max(lengths) == 8  # a full game: nine moves, the last one forced
