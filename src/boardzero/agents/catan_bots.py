@@ -278,9 +278,15 @@ class _Position:
 class HeuristicAgent(Agent):
     """Catan: a strong rule-based player (setup by production, city > settlement > card > road, robs the leader)."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, trade: bool = True):
+        """trade: with player-to-player trading on, make and accept offers (false: never offer, decline every
+        offer: the same bot without trading, to measure what trading buys)"""
         _check_catan(game, "heuristic")
-        self.game = game
+        if not trade and not getattr(game.options, "trading", False):
+            raise ConfigError(
+                "agent heuristic.trade", f"{game!r} has no player-to-player trading (option trading=true)"
+            )
+        self.game, self.trade = game, trade
         self._trades: tuple[int, int] = (-1, 0)  # (turn, trades made in it)
 
     def reset(self) -> None:
@@ -529,7 +535,7 @@ class HeuristicAgent(Agent):
         """An offer of spare cards for the one or two a wanted build lacks (the most of it covered, the fewest
         cards given, the least valuable ones)."""
         offers = [a for a in legal if A_OFFER <= a < A_ACCEPT]
-        if not offers:
+        if not offers or not self.trade:
             return None
         weight = pos.resource_weight()
         for target in self._trade_targets(pos):
@@ -557,7 +563,7 @@ class HeuristicAgent(Agent):
     def answer_offer(self, pos: _Position, legal: list[int]) -> int:
         """Accept when the trade brings this seat's own next build closer, unless it helps a leader near the win."""
         trade = pos.view.trade()
-        if A_ACCEPT not in legal or trade is None or trade.offer is None:
+        if A_ACCEPT not in legal or trade is None or trade.offer is None or not self.trade:
             return A_DECLINE
         proposer = pos.view.phase().turn_seat
         if self._leader_near_win(pos, proposer):

@@ -262,22 +262,37 @@ class Trainer:
 
     def _load_weights(self, source: Path, remedy: str, *, starting: bool = False) -> dict[str, Any]:
         """Check that ``source`` is a checkpoint of this game, method (or, ``starting`` a run, of one in the
-        method's ``init_from``) and network, load its weights; its metadata."""
+        method's ``init_from``) and network, load its weights; its metadata.
+
+        A value method (``td``) starting a run of a game with player-to-player trading may start from a
+        checkpoint of the same game without trading: the observations are the same; its values are taken, and
+        the policy layer, which a value method does not use, keeps its fresh weights for the larger action
+        space."""
         meta = read_metadata(source)
-        check_game(meta, self.game, source)
+        plain = getattr(self.game, "without_trading", lambda: self.game)()
+        widen = (
+            starting
+            and self.method.name == "td"
+            and plain is not self.game
+            and meta.get("game_options", {}).get("trading") is False
+        )
+        check_game(meta, plain if widen else self.game, source)
         trainers = (self.method.name, *self.method.init_from) if starting else (self.method.name,)
         if meta.get("trainer", "alphazero") not in trainers:
             raise ConfigError(
                 "method", f"{source} was made by the {meta.get('trainer')} trainer, not {self.method.name}"
             )
-        if NetworkSpec.from_dict(meta.get("network", {})) != self.method.spec:
+        wanted = dataclasses.replace(self.method.spec, num_actions=plain.num_actions) if widen else self.method.spec
+        if NetworkSpec.from_dict(meta.get("network", {})) != wanted:
             raise CheckpointError(
                 f"{source}: checkpoint network {meta.get('network')} differs from the "
-                f"configured network {self.method.spec.to_dict()}; {remedy}"
+                f"configured network {wanted.to_dict()}; {remedy}"
             )
-        load_state(
-            self.method.net, read_tensors(source.with_name(meta["weights"]), sha256=meta.get("weights_sha256")), source
-        )
+        tensors = read_tensors(source.with_name(meta["weights"]), sha256=meta.get("weights_sha256"))
+        if widen:  # the policy layer is sized by the action space; the value method leaves it as initialised
+            own = self.method.net.state_dict()
+            tensors = {k: (v if tuple(v.shape) == tuple(own[k].shape) else own[k].numpy()) for k, v in tensors.items()}
+        load_state(self.method.net, tensors, source)
         return meta
 
     def _initialise(self, init: str | Path) -> None:

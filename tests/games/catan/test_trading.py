@@ -386,3 +386,28 @@ def test_without_trading_keeps_the_position_and_forgets_the_offers():
     assert known(plain, 1, 0) == known(state, 1, 0) == [1, 0, 0, 0, 0]  # what the offer showed stays known
     assert np.array_equal(plain.observe(1)["rich"], state.observe(1)["rich"])
     assert not any(a >= E.A_OFFER for a in plain.legal_actions())
+
+
+def test_self_play_weighs_trade_moves_by_the_trades_they_make():
+    """The compiled afterstates (what TD self-play values) of an answer are the positions after the trade and
+    with the offer closed; of an offer, after the trade with the first seat known to hold the asked cards."""
+    from boardzero.games.catan.batched import afterstates_of_array
+
+    state = trading(players=3, seat=0)
+    T.give(state, 0, wood=2)
+    T.give(state, 1, ore=1)
+    T.give(state, 2, ore=1)
+    state.s[E.kn(0, 1, 4)] = 0  # seat 0 saw seat 2's ore come in, not seat 1's (as if stolen)
+    after = afterstates_of_array(state.game, state.s, "rich")
+    at = list(after.action).index(WOOD_FOR_ORE)
+    assert np.array_equal(after.obs[at], state.trade_outcome(2, WOOD_FOR_ORE - E.A_OFFER).observe(0)["rich"])
+    unknown = A("offer", give="wood", get="brick")  # nobody is known to hold a brick: the offer stays open
+    opened = state.clone()
+    opened.apply(unknown)
+    assert np.array_equal(after.obs[list(after.action).index(unknown)], opened.observe(0)["rich"])
+    state.apply(WOOD_FOR_ORE)
+    answers = afterstates_of_array(state.game, state.s, "rich")
+    by_action = dict(zip(answers.action.tolist(), answers.obs))
+    assert np.array_equal(by_action[A("accept")], state.trade_outcome(1).observe(1)["rich"])
+    assert np.array_equal(by_action[A("decline")], state.trade_outcome(-1).observe(1)["rich"])
+    assert not np.array_equal(by_action[A("accept")], by_action[A("decline")])

@@ -26,8 +26,9 @@ from numba import njit
 from boardzero.core.batched import Afterstates, check_batch_size
 from boardzero.core.errors import ConfigError
 from boardzero.games.catan import engine as E, fields as F, observe as O
-from boardzero.games.catan.offsets import MAX_ACTIONS, PH_DEV_DRAW, PH_DICE, PH_OVER, PH_STEAL, STATE_SIZE
+from boardzero.games.catan.offsets import A_OFFER, MAX_ACTIONS, PH_DEV_DRAW, PH_DICE, PH_OVER, PH_STEAL, STATE_SIZE
 from boardzero.games.catan.returns import final_returns
+from boardzero.games.catan.trades import weighed_position
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -124,6 +125,8 @@ def _afterstates(states, rows, out_obs, out_row, out_action, out_over, encoding)
         for m in range(c):
             after[:] = s
             E.apply_action(after, buf[m])
+            if buf[m] >= A_OFFER:  # a trade move (games with trading only) is weighed by the trade it makes
+                weighed_position(after, seat, buf[m])
             _encode(after, seat, out_obs[k], True, encoding)
             out_row[k] = i
             out_action[k] = buf[m]

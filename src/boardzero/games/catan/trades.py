@@ -14,6 +14,9 @@ from __future__ import annotations
 from numba import njit
 
 from boardzero.games.catan.offsets import (
+    A_ACCEPT,
+    A_DECLINE,
+    A_OFFER,
     ANSWER_ACCEPT,
     ANSWER_DECLINE,
     ANSWER_NONE,
@@ -22,6 +25,7 @@ from boardzero.games.catan.offsets import (
     G_NUM_PLAYERS,
     G_PHASE,
     G_TURN_PLAYER,
+    NUM_OFFERS,
     OFFER_GET,
     OFFER_GIVE,
     P_CARDS,
@@ -162,6 +166,37 @@ def exchange(s, p, q, i):
     s[T_ANSWER + q] = ANSWER_ACCEPT
     show_cards(s, q, OFFER_GET[i])
     trade_with(s, p, q)
+
+
+@njit(cache=True)
+def weighed_position(s, seat, a):
+    """Turn ``s``, the position just after ``seat`` made trade move ``a``, into the position that move is weighed
+    by (a value network learning by self-play reads it; an offer or an answer changes no hand by itself): an
+    accept, the trade done with this seat; a decline, the offer closed with no trade; an offer, the trade with
+    the first seat in answer order that the proposer knows for sure holds the asked cards (none: left open).
+    Other moves are left as they are."""
+    if a == A_ACCEPT:
+        show_cards(s, seat, OFFER_GET[s[T_OFFER]])
+        trade_with(s, s[G_TURN_PLAYER], seat)
+    elif a == A_DECLINE:
+        if s[G_PHASE] == PH_TRADE_ANSWER or s[G_PHASE] == PH_TRADE_CHOOSE:
+            close_offer(s)
+    elif A_OFFER <= a < A_OFFER + NUM_OFFERS:
+        i = a - A_OFFER
+        q = next_answerer(s, seat)
+        while q >= 0:
+            known = True
+            for r in range(5):
+                if s[kn(seat, q, r)] < OFFER_GET[i, r]:
+                    known = False
+            if known:
+                s[T_ANSWER + q] = ANSWER_ACCEPT
+                trade_with(s, seat, q)
+                return
+            s[T_ANSWER + q] = ANSWER_DECLINE  # passed over; restored as the offer closes or trades
+            q = next_answerer(s, q)
+        for o in range(4):
+            s[T_ANSWER + o] = ANSWER_NONE
 
 
 @njit(cache=True)
