@@ -8,6 +8,13 @@ and plays the rest as TD does (``learn.td``: the move whose position the network
 moves, the league). Zero knowledge: the searches read the network alone, the targets come from searches and
 game results.
 
+The games step in the game's own batch (Catan: the compiled one, as TD's self-play); a searched decision gets
+its game as a ``State`` from ``state_of`` (Catan: rebuilt from the board seed and the moves since the game
+started, which the worker keeps while the game may still search; a game that drew a chance outcome before its
+window ended plays on as TD). ``expert.search_share`` of the games search (the others are TD games throughout)
+and ``expert.per_move`` caps a search at that many simulations per legal move: the searches are nearly all
+of self-play's cost.
+
 Targets, for the positions ``x_t`` after each move played:
 
 - value: a mix, weights ``expert.search_weight``, ``expert.lambda_weight`` and ``expert.outcome_weight``
