@@ -104,3 +104,43 @@ def test_bad_batch_settings_are_refused():
         make("connect4").batched(2, observation_key="nope")
     with pytest.raises(ConfigError, match="flat"):
         make("catan").batched(2, observation_key="planes")
+
+
+def test_catan_batch_rebuilds_a_games_state_until_its_first_chance_outcome():
+    game = make("catan", players=2)
+    env = game.batched(3, seed=5, observation_key="rich")
+    masks, _, _ = env.reset()
+    rng = np.random.default_rng(0)
+    moves: list[list[int]] = [[], [], []]
+    rebuilt = 0
+    for _ in range(40):
+        for i in range(3):
+            state = env.state_of(i, moves[i])
+            if state is None:  # past the setup: a roll was drawn, and the batch keeps no draws
+                continue
+            rebuilt += 1
+            seat = state.current_player
+            assert seat == env.seats[i] and np.array_equal(state.legal_mask(), masks[i])
+            assert np.array_equal(state.observe(seat)["rich"], env.obs[i])
+            assert state.history == moves[i]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        for i in range(3):
+            moves[i].append(int(actions[i]))
+        masks, _, _, _, _ = env.step(actions)
+    assert rebuilt >= 3 * 8  # every game's setup (8 placements in 2 players)
+    assert all(env.state_of(i, moves[i]) is None for i in range(3))  # 40 moves in, every game has rolled
+    fresh = game.batched(1, seed=5)
+    fresh.reset()
+    first = int(np.flatnonzero(fresh.masks[0])[0])
+    with pytest.raises(ValueError, match="do not lead to its position"):
+        fresh.state_of(0, [first])  # the move was never applied
+
+
+def test_a_state_batch_gives_a_copy_of_its_state():
+    env = StateBatch(make("connect4"), 1, seed=0, observation_key="flat")
+    env.reset()
+    env.step(np.array([3]))
+    state = env.state_of(0, [3])
+    assert state.history == [3] and state is not env.states[0]
+    state.apply(0)
+    assert env.states[0].history == [3]

@@ -10,6 +10,8 @@ from boardzero.agents.td import TDAgent
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import view_for
+from boardzero.games.catan.batched import BatchedCatan
+from boardzero.games.catan.offsets import PH_SETUP_ROAD, PH_SETUP_SETTLEMENT
 from boardzero.learn import config_from_dict, train
 from boardzero.learn.expert import Expert, ExpertWorker, mixed_targets
 from boardzero.learn.runtime import Trainer
@@ -163,3 +165,50 @@ def test_the_policy_option_is_checked():
         config_from_dict(tiny(expert={"simulations": 0}))
     with pytest.raises(ConfigError, match="applies to method expert"):
         config_from_dict({**tiny(), "method": "td"})
+
+
+def catan_worker(**expert) -> ExpertWorker:
+    config = config_from_dict(
+        tiny(expert={"search_moves": 3, "simulations": 6, **expert})
+        | {"game": "catan", "game_options": {"players": 2}, "selfplay": {**TINY["selfplay"], "games_per_actor": 3}}
+    )
+    spec = spec_for_game(make("catan", players=2), "mlp", hidden=8, blocks=1)
+    return ExpertWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
+
+
+def test_catan_self_play_steps_the_compiled_batch_and_searches_the_setup_on_rebuilt_states():
+    actor = catan_worker()
+    assert isinstance(actor.env, BatchedCatan)
+    searched_positions = []
+    search_many = actor.searcher().search_many
+
+    def spy(views, rng, **kwargs):
+        searched_positions.extend((len(view.history), view.sample_state(rng).phase) for view in views)
+        return search_many(views, rng, **kwargs)
+
+    actor.searcher().search_many = spy
+    for _ in range(12):
+        actor.step()
+    for game in actor.games:
+        assert game.searched[:3] == [True, True, True] and not any(game.searched[3:])
+        assert len(game.policy) == 3 and len(game.obs) > 3
+    # nine searches, each in the setup of its game with every placement so far in its history
+    assert [length for length, _ in searched_positions] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert all(phase in (PH_SETUP_SETTLEMENT, PH_SETUP_ROAD) for _, phase in searched_positions)
+
+
+def test_a_search_share_of_zero_plays_every_game_as_td_and_per_move_caps_the_budget():
+    actor = worker(expert={"search_share": 0.0})
+    for _ in range(12):
+        actor.step()
+    assert not any(any(game.searched) for game in actor.games)
+    capped = worker(expert={"per_move": 1, "simulations": 16, "search_moves": 1})
+    budgets = []
+    search_many = capped.searcher().search_many
+    capped.searcher().search_many = lambda views, rng, **kwargs: (
+        budgets.append(kwargs["simulations"]) or search_many(views, rng, **kwargs)
+    )
+    capped.step()
+    assert budgets == [9]  # tic-tac-toe's first move: 9 legal moves at 1 simulation each, under 16
+    with pytest.raises(ConfigError, match="search_share"):
+        config_from_dict(tiny(expert={"search_share": 1.5}))

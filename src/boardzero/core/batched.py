@@ -18,6 +18,10 @@ row ``i`` at once holds a fresh game.
 legal move as the mover sees it (for value-based move choice, e.g. TD learning);
 a position after a move that leads to a chance node is the one before chance.
 
+``state_of(i, actions)`` gives row ``i``'s game as a ``State`` (for a search), told the player moves applied
+to it since it started; a batch that cannot rebuild it (the compiled Catan batch, once the game drew a chance
+outcome) returns None.
+
 ``StateBatch`` is the plain form over ``State`` objects that works for every
 game; a game with a faster one returns it from ``Game.batched`` (Catan's is
 compiled).
@@ -135,6 +139,10 @@ class StateBatch:
                 self.rewards[i] = state.returns()
                 self._new_game(i)
         return self.masks, self.obs, self.seats, self.rewards, self.done
+
+    def state_of(self, i: int, actions: list[int]) -> State | None:
+        """A copy of game ``i``'s state (``actions``, its moves so far, are not needed here)."""
+        return self.states[i].clone()
 
     def afterstates(self, rows: np.ndarray) -> Afterstates:
         parts = [

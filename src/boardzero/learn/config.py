@@ -282,7 +282,19 @@ class ExpertConfig:
         "the rest are played as TD plays them",
         check="non_negative",
     )
+    search_share: float = doc(
+        1.0,
+        "share of the games whose first decisions are searched (drawn per game); the others are played "
+        "throughout as TD plays them",
+        check="fraction",
+    )
     simulations: int = doc(200, "simulations of each of those searches", check="positive")
+    per_move: int = doc(
+        0,
+        "caps each search at this many simulations per legal move (a road with 2 or 3 choices need not take a "
+        "settlement's); 0: no cap",
+        check="non_negative",
+    )
     c_puct: float = doc(1.5, "PUCT exploration constant of those searches", check="non_negative")
     search_batch: int = doc(8, "leaves gathered per search before one network call", check="positive")
     infoset: bool = doc(True, "the searches keep one node per information set of the searching seat")

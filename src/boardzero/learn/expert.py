@@ -8,6 +8,13 @@ and plays the rest as TD does (``learn.td``: the move whose position the network
 moves, the league). Zero knowledge: the searches read the network alone, the targets come from searches and
 game results.
 
+The games step in the game's own batch (Catan: the compiled one, as TD's self-play); a searched decision gets
+its game as a ``State`` from ``state_of`` (Catan: rebuilt from the board seed and the moves since the game
+started, which the worker keeps while the game may still search; a game that drew a chance outcome before its
+window ended plays on as TD). ``expert.search_share`` of the games search (the others are TD games throughout)
+and ``expert.per_move`` caps a search at that many simulations per legal move: the searches are nearly all
+of self-play's cost.
+
 Targets, for the positions ``x_t`` after each move played:
 
 - value: a mix, weights ``expert.search_weight``, ``expert.lambda_weight`` and ``expert.outcome_weight``
@@ -42,7 +49,6 @@ import torch
 import torch.nn.functional as F
 
 from boardzero.agents.td import TDAgent, ValuePriorEvaluator
-from boardzero.core.batched import StateBatch
 from boardzero.core.view import view_for
 from boardzero.learn.augment import augment
 from boardzero.learn.replay import ReplayBuffer
@@ -78,10 +84,11 @@ def mixed_targets(
 class _ExpertGame(_Game):
     """A running game's record with what its searches found."""
 
-    __slots__ = ("searched", "search_value", "policy_obs", "policy_mask", "policy")
+    __slots__ = ("searches", "searched", "search_value", "policy_obs", "policy_mask", "policy")
 
-    def __init__(self, rival: tuple[int, Any] | None = None):
+    def __init__(self, rival: tuple[int, Any] | None = None, *, searches: bool = True):
         super().__init__(rival)
+        self.searches = searches  # its first decisions are searched (expert.search_share of the games)
         self.searched: list[bool] = []
         self.search_value: list[np.ndarray] = []  # [P] absolute, per recorded position (zeros where not searched)
         self.policy_obs: list[np.ndarray] = []
@@ -90,20 +97,15 @@ class _ExpertGame(_Game):
 
 
 class ExpertWorker(TDWorker):
-    """An actor's self-play: ``games_per_actor`` games over ``State`` objects (a search needs the position);
-    the searched decisions of all of them in one batched search, the others in one network call as TD."""
+    """An actor's self-play: ``games_per_actor`` games in the game's batch (Catan: the compiled one, as TD),
+    the searched decisions of all of them in one batched search over the games' ``State`` (``state_of``,
+    rebuilt from the moves since each game started), the others in one network call as TD."""
 
     def __init__(self, actor_id: int, payload: dict[str, Any]):
         super().__init__(actor_id, payload)
         self.expert = self.run_config.expert
-        self.env = StateBatch(
-            self.game,
-            self.run_config.selfplay.games_per_actor,
-            seed=int(self.rng.integers(2**31)),
-            observation_key=self.spec.observation_key,
-        )
-        self.env.reset()
-        self.games = [_ExpertGame() for _ in range(self.env.num_envs)]
+        self.games = [self._new_game() for _ in range(self.env.num_envs)]
+        self.moves: list[list[int]] = [[] for _ in range(self.env.num_envs)]  # while a game may still search
         self.version = -1
         self.searchers: dict[bool, MCTS] = {}
 
@@ -112,7 +114,9 @@ class ExpertWorker(TDWorker):
         self.version = version
 
     def _new_game(self) -> _Game:
-        return _ExpertGame(super()._new_game().rival)
+        rival = super()._new_game().rival
+        share = self.expert.search_share
+        return _ExpertGame(rival, searches=share >= 1 or self.rng.random() < share)
 
     def searcher(self) -> MCTS:
         """The self-play search: value priors, or the policy head's from ``expert.policy_priors_from`` on."""
@@ -143,38 +147,62 @@ class ExpertWorker(TDWorker):
         env = self.env
         actions = np.argmax(env.masks, axis=1)
         multi = np.flatnonzero(env.masks.sum(axis=1) > 1)
-        searched = np.array([i for i in multi if self._searches(i)], np.int64)
+        window = [i for i in range(env.num_envs) if self._in_window(i)]  # before this step's records
+        states = {i: env.state_of(i, self.moves[i]) for i in multi if self._searches(i)}
+        searched = np.array([i for i, state in states.items() if state is not None], np.int64)
         rest = np.setdiff1d(multi, searched)
         if len(searched):
-            actions[searched] = self._search(searched)
+            actions[searched] = self._search(searched, [states[i] for i in searched])
         if len(rest):
             actions[rest] = self._choose(rest)
             for i in rest:
                 self._not_searched(self.games[i])
+        for i in window:
+            self.moves[i].append(int(actions[i]))
         _, _, _, rewards, done = env.step(actions)
         finished = []
         for i in np.flatnonzero(done):
             finished.append(self._samples(self.games[i], rewards[i]))
             self.games[i] = self._new_game()
+            self.moves[i] = []
             self.games_finished += 1
         return [f for f in finished if f is not None]
 
-    def _searches(self, i: int) -> bool:
-        """Whether game ``i``'s decision is searched: one of its first ``search_moves``, not a league seat's."""
+    def _in_window(self, i: int) -> bool:
+        """Whether game ``i`` may still search: a searching game within its first ``search_moves`` decisions."""
         game = self.games[i]
-        rival = game.rival
-        return len(game.obs) < self.expert.search_moves and (rival is None or rival[0] != self.env.seats[i])
+        assert isinstance(game, _ExpertGame)
+        return game.searches and len(game.obs) < self.expert.search_moves
+
+    def _searches(self, i: int) -> bool:
+        """Whether game ``i``'s decision is searched: in its window (``_in_window``), not a league seat's."""
+        rival = self.games[i].rival
+        return self._in_window(i) and (rival is None or rival[0] != self.env.seats[i])
 
     def _not_searched(self, game: _Game) -> None:
         assert isinstance(game, _ExpertGame)
         game.searched.append(False)
         game.search_value.append(np.zeros(self.spec.num_players))
 
-    def _search(self, rows: np.ndarray) -> np.ndarray:
+    def _search(self, rows: np.ndarray, states: list) -> np.ndarray:
+        """Search the decisions of the games in ``rows`` (their ``states``), record them, return the moves."""
         env = self.env
-        views = [view_for(env.states[i], int(env.seats[i])) for i in rows]
+        views = [view_for(state, int(env.seats[i])) for i, state in zip(rows, states)]
+        budgets = np.full(len(rows), self.expert.simulations)
+        if self.expert.per_move:
+            budgets = np.minimum(budgets, self.expert.per_move * env.masks[rows].sum(axis=1))
+        results: list = [None] * len(rows)
         with autocast(self.precision):
-            results = self.searcher().search_many(views, self.rng, add_noise=self.expert.dirichlet_fraction > 0)
+            for budget in np.unique(budgets):  # one batched search per budget
+                part = np.flatnonzero(budgets == budget)
+                found = self.searcher().search_many(
+                    [views[j] for j in part],
+                    self.rng,
+                    add_noise=self.expert.dirichlet_fraction > 0,
+                    simulations=int(budget),
+                )
+                for j, result in zip(part, found):
+                    results[j] = result
         chosen = np.zeros(len(rows), np.int64)
         for j, (i, result) in enumerate(zip(rows, results)):
             game = self.games[i]
@@ -184,7 +212,7 @@ class ExpertWorker(TDWorker):
             drawn = len(game.obs) < self.expert.temperature_moves
             action = int(self.rng.choice(len(result.visits), p=result.policy(1.0))) if drawn else best
             value = _child_value(result, action)
-            after = env.states[i].clone()
+            after = states[j].clone()
             after.apply(action)
             game.obs.append(after.observe(seat)[self.spec.observation_key])
             game.seat.append(seat)

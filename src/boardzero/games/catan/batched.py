@@ -177,6 +177,8 @@ class BatchedCatan:
         self.games_started = 0
         self.states = np.zeros((batch_size, STATE_SIZE), dtype=np.int32)  # [B, STATE_SIZE]
         self.streams = np.zeros(batch_size, dtype=np.uint64)  # [B] splitmix64 state of each game's chance draws
+        self.setup_seeds = np.zeros(batch_size, dtype=np.int64)  # [B] the board seed of each game (state_of)
+        self.first_streams = np.zeros(batch_size, dtype=np.uint64)  # [B] each stream before the game's first draw
         self.masks = np.zeros((batch_size, game.num_actions), dtype=np.bool_)  # [B, A]
         self.obs = np.zeros((batch_size, self.width if observations else 1), dtype=np.float32)  # [B, F]
         self.seats = np.zeros(batch_size, dtype=np.int64)  # [B]
@@ -193,8 +195,9 @@ class BatchedCatan:
     def _new_game(self, i: int) -> None:
         rng = np.random.default_rng([self.seed, self.games_started])
         self.games_started += 1
-        self.states[i] = self.game.initial_array(int(rng.integers(2**31)))
-        self.streams[i] = np.uint64(rng.integers(2**63))
+        self.setup_seeds[i] = int(rng.integers(2**31))
+        self.states[i] = self.game.initial_array(int(self.setup_seeds[i]))
+        self.streams[i] = self.first_streams[i] = np.uint64(rng.integers(2**63))
         _start(self.states, i, self.streams, self.masks, self.obs, self.seats, self._encoding)
 
     def step(self, actions: np.ndarray):
@@ -210,6 +213,19 @@ class BatchedCatan:
             self.rewards[i] = self.final_returns(self.states[i])
             self._new_game(int(i))
         return self.masks, self.obs, self.seats, self.rewards, self.done
+
+    def state_of(self, i: int, actions: list[int]):
+        """Game ``i`` as a ``CatanState`` (with its history, as a search needs it), rebuilt from its board seed
+        and ``actions``, the player moves applied to it since it started; None once it drew a chance outcome
+        (its draws are not kept). A list that does not lead to the row's position raises ValueError."""
+        if self.streams[i] != self.first_streams[i]:
+            return None
+        state = self.game.new_state(seed=int(self.setup_seeds[i]))
+        for action in actions:
+            state.apply(int(action))
+        if not np.array_equal(state.s, self.states[i]):
+            raise ValueError(f"game {i}: the {len(actions)} actions given do not lead to its position")
+        return state
 
     def afterstates(self, rows: np.ndarray) -> Afterstates:
         """The mover's observation after each legal move of the games in ``rows`` (see ``core.batched``)."""
