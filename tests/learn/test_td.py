@@ -277,10 +277,11 @@ def test_agents_of_a_learner_off_the_cpu_play_a_cpu_copy(tmp_path):
 
 def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
     """With lambda 0.8 and gamma 0.9 (different, so a swap shows) the targets of each finished game are exactly
-    ``lambda_returns`` of what was played, with those two, seen from each position's mover."""
+    ``lambda_returns`` of what was played, with those two (and the outcome for the first 2 positions),
+    seen from each position's mover."""
     from boardzero.nn.evaluator import rotate_to_relative
 
-    config = config_from_dict({**TINY, "td": {"explore": 0.3, "lam": 0.8, "gamma": 0.9}})
+    config = config_from_dict({**TINY, "td": {"explore": 0.3, "lam": 0.8, "gamma": 0.9, "outcome_moves": 2}})
     game = make("tictactoe")
     worker = TDWorker(
         0,
@@ -310,6 +311,7 @@ def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
             returns,
             lam=0.8,
             gamma=0.9,
+            outcome_moves=2,
         )
         relative = rotate_to_relative(expected, np.asarray(record.seat, np.int64))
         assert np.allclose(sample["value"], relative, atol=1e-6)
