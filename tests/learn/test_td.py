@@ -376,3 +376,33 @@ def test_only_positions_with_a_choice_are_recorded():
     worker = tiny_worker(games_per_actor=8)
     lengths = [len(batch["obs"]) for _ in range(40) for batch in worker.step()]
     assert max(lengths) == 8  # a full game: nine moves, the last one forced
+
+
+@pytest.mark.parametrize("opening", [{}, {"opening_moves": 1, "opening_temperature": 1e-4}])
+def test_the_greedy_move_is_the_best_for_its_mover_and_valued_in_the_workers_precision(monkeypatch, opening):
+    """Without exploring (and with an opening drawn at a temperature near 0) each move is the afterstate of the
+    highest value for the seat that moves, by the network in the self-play precision."""
+    import torch
+
+    import boardzero.learn.td as td_module
+
+    seen = []
+    real = td_module.afterstate_values
+
+    def spy(net, after, seats, precision="float32"):
+        values = real(net, after, seats, precision)
+        seen.append((after, values, precision))
+        return values
+
+    monkeypatch.setattr(td_module, "afterstate_values", spy)
+    torch.manual_seed(0)
+    worker = tiny_worker(td={"explore": 0.0, **opening}, games_per_actor=4, precision="bfloat16")
+    for _ in range(3):
+        worker.step()
+    for ply, (after, values, precision) in enumerate(seen):
+        assert precision == worker.precision != "float32"
+        best = segment_argmax(values[:, 0], after.starts)
+        if ply == 0:  # the other seat would open elsewhere: the check can tell the two apart
+            assert (segment_argmax(values[:, 1], after.starts) != best).all()
+        for j, start in enumerate(after.starts):
+            np.testing.assert_array_equal(worker.games[after.row[start]].obs[ply], after.obs[best[j]])
