@@ -406,3 +406,31 @@ def test_the_greedy_move_is_the_best_for_its_mover_and_valued_in_the_workers_pre
             assert (segment_argmax(values[:, 1], after.starts) != best).all()
         for j, start in enumerate(after.starts):
             np.testing.assert_array_equal(worker.games[after.row[start]].obs[ply], after.obs[best[j]])
+
+
+def test_league_games_come_at_the_league_share_and_a_member_of_another_game_or_trainer_is_refused(tmp_path):
+    import torch
+
+    from boardzero.nn.checkpoint import save_network
+    from boardzero.nn.nets import build_network
+
+    worker = league_worker({"league_share": 0.5})
+    path = member(tmp_path, 1)
+    worker.load(0, {"weights": weights(3), "league": league(1, path)})
+    share = np.mean([worker._new_game().rival is not None for _ in range(400)])
+    assert 0.4 < share < 0.6
+    net = build_network(spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1))
+    net.load_state_dict({k: torch.from_numpy(v) for k, v in weights(1).items()})
+    for name, meta in (
+        ("az", {"game": "tictactoe", "game_options": {}, "trainer": "alphazero"}),
+        ("c4", {"game": "connect4", "game_options": {}, "trainer": "td"}),
+    ):
+        other = str(save_network(tmp_path / name, net, meta))
+        with pytest.raises(CheckpointError):
+            worker.league_nets.get(other)
+
+
+def test_weights_that_do_not_fit_name_their_version():
+    worker = league_worker({})
+    with pytest.raises(CheckpointError, match="weights version 7"):
+        worker.load(7, {"weights": {"no such tensor": np.zeros(3, np.float32)}, "league": None})
