@@ -434,3 +434,37 @@ def test_weights_that_do_not_fit_name_their_version():
     worker = league_worker({})
     with pytest.raises(CheckpointError, match="weights version 7"):
         worker.load(7, {"weights": {"no such tensor": np.zeros(3, np.float32)}, "league": None})
+
+
+def test_each_league_game_plays_its_own_members_best_moves_to_the_end(tmp_path, monkeypatch):
+    """Two members in the league: each game's past seat plays the best move of its own member (by the network,
+    in the self-play precision, and by the true result where a move ends the game), whole games through."""
+    import boardzero.learn.td as td_module
+
+    precisions = []
+    real = td_module.afterstate_values
+
+    def spy(net, after, seats, precision="float32"):
+        precisions.append(precision)
+        return real(net, after, seats, precision)
+
+    selfplay = {**TINY["selfplay"], "precision": "bfloat16"}
+    config = config_from_dict({**TINY, "td": {"explore": 0.0, "league_share": 1.0}, "selfplay": selfplay})
+    spec = spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1)
+    worker = TDWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
+    paths = [member(tmp_path, 1), member(tmp_path, 4)]
+    worker.load(0, {"weights": weights(3), "league": league(1, *paths)})
+    worker.games = [worker._new_game() for _ in worker.games]
+    nets = [worker.league_nets.nets[p] for p in paths]
+    after = worker.env.afterstates(np.array([0]))  # the empty board, the same in every game
+    seats = worker.env.seats[after.row]
+    best = {id(net): after.obs[int(np.argmax(real(net, after, seats)[:, 0]))] for net in [*nets, worker.net]}
+    assert not np.array_equal(best[id(nets[0])], best[id(nets[1])])  # the two members open differently
+    assert {id(g.rival[1]) for g in worker.games} == {id(net) for net in nets}
+    monkeypatch.setattr(td_module, "afterstate_values", spy)
+    worker.step()
+    for game in worker.games:
+        opener = game.rival[1] if game.rival[0] == 0 else worker.net
+        assert np.array_equal(game.obs[0], best[id(opener)])
+    finished = sum(len(worker.step()) for _ in range(12))
+    assert finished >= len(worker.games) and set(precisions) == {worker.precision} != {"float32"}
