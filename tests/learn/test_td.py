@@ -468,3 +468,23 @@ def test_each_league_game_plays_its_own_members_best_moves_to_the_end(tmp_path, 
         assert np.array_equal(game.obs[0], best[id(opener)])
     finished = sum(len(worker.step()) for _ in range(12))
     assert finished >= len(worker.games) and set(precisions) == {worker.precision} != {"float32"}
+
+
+def test_an_update_takes_the_huber_loss_at_its_delta_and_reports_the_movers_mean_target(tmp_path):
+    import torch
+    import torch.nn.functional as F
+
+    from boardzero.learn.runtime import Trainer
+
+    config = {**TINY, "train": {**TINY["train"], "device": "cpu", "batch_size": 16}, "td": {"huber_delta": 0.25}}
+    method = Trainer(config_from_dict(config), tmp_path / "td").method
+    obs = np.zeros((32, *method.spec.input_shape), np.float32)  # one position, alike under every symmetry
+    method.replay.add({"obs": obs, "value": np.tile(np.array([[0.5, -0.5]], np.float32), (32, 1))})
+    with torch.no_grad():
+        predicted = method.net.values(torch.from_numpy(obs[:16])).float()
+    target = torch.tensor([[0.5, -0.5]] * 16)
+    expected = F.huber_loss(predicted, target, delta=0.25).item()
+    assert expected != pytest.approx(F.huber_loss(predicted, target).item())  # the delta matters here
+    metrics = method.update()
+    assert metrics["losses/value"] == pytest.approx(expected, rel=1e-5)
+    assert metrics["losses/mean_target"] == pytest.approx(0.5)
