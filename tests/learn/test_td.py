@@ -488,3 +488,6 @@ def test_an_update_takes_the_huber_loss_at_its_delta_and_reports_the_movers_mean
     metrics = method.update()
     assert metrics["losses/value"] == pytest.approx(expected, rel=1e-5)
     assert metrics["losses/mean_target"] == pytest.approx(0.5)
+    trained = method.trained
+    method.update()
+    assert method.trained == trained + 16  # each update counts the samples it trained on
