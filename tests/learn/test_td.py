@@ -373,7 +373,7 @@ def test_exploring_draws_any_move_and_marks_those_that_are_not_the_best():
 
 
 def test_only_positions_with_a_choice_are_recorded():
-    worker = tiny_worker(games_per_actor=8)
+    worker = tiny_worker(td={"explore": 1.0}, games_per_actor=8)  # random play: some games fill the board
     lengths = [len(batch["obs"]) for _ in range(40) for batch in worker.step()]
     assert max(lengths) == 8  # a full game: nine moves, the last one forced
 
