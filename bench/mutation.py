@@ -99,6 +99,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         },
         "xǁTDWorkerǁ_samples__mutmut_30": "targets left in float64: the replay buffer stores them in its float32 "
         "field, the same numbers",
+        "xǁTDWorkerǁ_league_moves__mutmut_46": "None assigned into a bool array is False",
+        "xǁTDǁ__init____mutmut_2": "keyword arguments dropped: runtime.Trainer builds the method with positional "
+        "ones only",
     },
     "learn/evaluation.py": {
         "x_score__mutmut_6": 'float("NAN") is nan as float("nan") is',

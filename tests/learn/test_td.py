@@ -277,10 +277,11 @@ def test_agents_of_a_learner_off_the_cpu_play_a_cpu_copy(tmp_path):
 
 def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
     """With lambda 0.8 and gamma 0.9 (different, so a swap shows) the targets of each finished game are exactly
-    ``lambda_returns`` of what was played, with those two, seen from each position's mover."""
+    ``lambda_returns`` of what was played, with those two (and the outcome for the first 2 positions),
+    seen from each position's mover."""
     from boardzero.nn.evaluator import rotate_to_relative
 
-    config = config_from_dict({**TINY, "td": {"explore": 0.3, "lam": 0.8, "gamma": 0.9}})
+    config = config_from_dict({**TINY, "td": {"explore": 0.3, "lam": 0.8, "gamma": 0.9, "outcome_moves": 2}})
     game = make("tictactoe")
     worker = TDWorker(
         0,
@@ -310,6 +311,7 @@ def test_worker_targets_use_the_configured_lambda_and_gamma(monkeypatch):
             returns,
             lam=0.8,
             gamma=0.9,
+            outcome_moves=2,
         )
         relative = rotate_to_relative(expected, np.asarray(record.seat, np.int64))
         assert np.allclose(sample["value"], relative, atol=1e-6)
@@ -371,6 +373,121 @@ def test_exploring_draws_any_move_and_marks_those_that_are_not_the_best():
 
 
 def test_only_positions_with_a_choice_are_recorded():
-    worker = tiny_worker(games_per_actor=8)
+    worker = tiny_worker(td={"explore": 1.0}, games_per_actor=8)  # random play: some games fill the board
     lengths = [len(batch["obs"]) for _ in range(40) for batch in worker.step()]
     assert max(lengths) == 8  # a full game: nine moves, the last one forced
+
+
+@pytest.mark.parametrize("opening", [{}, {"opening_moves": 1, "opening_temperature": 1e-4}])
+def test_the_greedy_move_is_the_best_for_its_mover_and_valued_in_the_workers_precision(monkeypatch, opening):
+    """Without exploring (and with an opening drawn at a temperature near 0) each move is the afterstate of the
+    highest value for the seat that moves, by the network in the self-play precision."""
+    import torch
+
+    import boardzero.learn.td as td_module
+
+    seen = []
+    real = td_module.afterstate_values
+
+    def spy(net, after, seats, precision="float32"):
+        values = real(net, after, seats, precision)
+        seen.append((after, values, precision))
+        return values
+
+    monkeypatch.setattr(td_module, "afterstate_values", spy)
+    torch.manual_seed(0)
+    worker = tiny_worker(td={"explore": 0.0, **opening}, games_per_actor=4, precision="bfloat16")
+    for _ in range(3):
+        worker.step()
+    for ply, (after, values, precision) in enumerate(seen):
+        assert precision == worker.precision != "float32"
+        best = segment_argmax(values[:, 0], after.starts)
+        if ply == 0:  # the other seat would open elsewhere: the check can tell the two apart
+            assert (segment_argmax(values[:, 1], after.starts) != best).all()
+        for j, start in enumerate(after.starts):
+            np.testing.assert_array_equal(worker.games[after.row[start]].obs[ply], after.obs[best[j]])
+
+
+def test_league_games_come_at_the_league_share_and_a_member_of_another_game_or_trainer_is_refused(tmp_path):
+    import torch
+
+    from boardzero.nn.checkpoint import save_network
+    from boardzero.nn.nets import build_network
+
+    worker = league_worker({"league_share": 0.5})
+    path = member(tmp_path, 1)
+    worker.load(0, {"weights": weights(3), "league": league(1, path)})
+    share = np.mean([worker._new_game().rival is not None for _ in range(400)])
+    assert 0.4 < share < 0.6
+    net = build_network(spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1))
+    net.load_state_dict({k: torch.from_numpy(v) for k, v in weights(1).items()})
+    for name, meta in (
+        ("az", {"game": "tictactoe", "game_options": {}, "trainer": "alphazero"}),
+        ("c4", {"game": "connect4", "game_options": {}, "trainer": "td"}),
+    ):
+        other = str(save_network(tmp_path / name, net, meta))
+        with pytest.raises(CheckpointError):
+            worker.league_nets.get(other)
+
+
+def test_weights_that_do_not_fit_name_their_version():
+    worker = league_worker({})
+    with pytest.raises(CheckpointError, match="weights version 7"):
+        worker.load(7, {"weights": {"no such tensor": np.zeros(3, np.float32)}, "league": None})
+
+
+def test_each_league_game_plays_its_own_members_best_moves_to_the_end(tmp_path, monkeypatch):
+    """Two members in the league: each game's past seat plays the best move of its own member (by the network,
+    in the self-play precision, and by the true result where a move ends the game), whole games through."""
+    import boardzero.learn.td as td_module
+
+    precisions = []
+    real = td_module.afterstate_values
+
+    def spy(net, after, seats, precision="float32"):
+        precisions.append(precision)
+        return real(net, after, seats, precision)
+
+    selfplay = {**TINY["selfplay"], "precision": "bfloat16"}
+    config = config_from_dict({**TINY, "td": {"explore": 0.0, "league_share": 1.0}, "selfplay": selfplay})
+    spec = spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1)
+    worker = TDWorker(0, {"config": config.to_dict(), "network": spec.to_dict(), "generation": 0})
+    paths = [member(tmp_path, 1), member(tmp_path, 4)]
+    worker.load(0, {"weights": weights(3), "league": league(1, *paths)})
+    worker.games = [worker._new_game() for _ in worker.games]
+    nets = [worker.league_nets.nets[p] for p in paths]
+    after = worker.env.afterstates(np.array([0]))  # the empty board, the same in every game
+    seats = worker.env.seats[after.row]
+    best = {id(net): after.obs[int(np.argmax(real(net, after, seats)[:, 0]))] for net in [*nets, worker.net]}
+    assert not np.array_equal(best[id(nets[0])], best[id(nets[1])])  # the two members open differently
+    assert {id(g.rival[1]) for g in worker.games} == {id(net) for net in nets}
+    monkeypatch.setattr(td_module, "afterstate_values", spy)
+    worker.step()
+    for game in worker.games:
+        opener = game.rival[1] if game.rival[0] == 0 else worker.net
+        assert np.array_equal(game.obs[0], best[id(opener)])
+    finished = sum(len(worker.step()) for _ in range(12))
+    assert finished >= len(worker.games) and set(precisions) == {worker.precision} != {"float32"}
+
+
+def test_an_update_takes_the_huber_loss_at_its_delta_and_reports_the_movers_mean_target(tmp_path):
+    import torch
+    import torch.nn.functional as F
+
+    from boardzero.learn.runtime import Trainer
+
+    config = {**TINY, "train": {**TINY["train"], "device": "cpu", "batch_size": 16}, "td": {"huber_delta": 0.25}}
+    method = Trainer(config_from_dict(config), tmp_path / "td").method
+    obs = np.zeros((32, *method.spec.input_shape), np.float32)  # one position, alike under every symmetry
+    method.replay.add({"obs": obs, "value": np.tile(np.array([[0.5, -0.5]], np.float32), (32, 1))})
+    with torch.no_grad():
+        predicted = method.net.values(torch.from_numpy(obs[:16])).float()
+    target = torch.tensor([[0.5, -0.5]] * 16)
+    expected = F.huber_loss(predicted, target, delta=0.25).item()
+    assert expected != pytest.approx(F.huber_loss(predicted, target).item())  # the delta matters here
+    metrics = method.update()
+    assert metrics["losses/value"] == pytest.approx(expected, rel=1e-5)
+    assert metrics["losses/mean_target"] == pytest.approx(0.5)
+    trained = method.trained
+    method.update()
+    assert method.trained == trained + 16  # each update counts the samples it trained on
