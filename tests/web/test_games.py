@@ -398,7 +398,7 @@ def test_a_resigned_seat_goes_to_an_opponent_that_plays_the_game_as_set(tmp_path
     manager = GameManager(config, store)
     live, tokens = manager.create("catan", {"players": 2, "trading": True}, ["human", "human"], 1, None)
     manager.resign(live, 0, tokens["0"])
-    assert live.session.seats[0] == "heuristic"  # the shipped model plays without trading only
+    assert live.session.seats[0] == "best"  # the shipped model plays trading games too (agents.td_trading)
     store.close()
 
 
@@ -562,8 +562,8 @@ def test_the_page_proposes_the_fallback_opponents_and_each_games_hints(tmp_path,
     store = GameStore(config.db)
     meta = GameManager(config, store).meta()
     by_name = {entry["name"]: entry for entry in meta["games"]}
-    assert by_name["catan"]["default_opponent"] == "best"  # the shipped model, which plays without trading
-    assert by_name["catan"]["default_opponent_trading"] == "heuristic"
+    assert by_name["catan"]["default_opponent"] == "best"  # the shipped model, with trading or without
+    assert by_name["catan"]["default_opponent_trading"] == "best"
     assert by_name["tictactoe"]["hints"] is False and by_name["connect4"]["hints"] is True
     real = games_module.option_docs
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from boardzero.core.errors import ConfigError
 
 OBSERVERS = ("mover", "to_move")
+TRADE_MODES = ("value", "off")  # value: trade by the network's values one step ahead; off: never offer, decline
 POLICIES = ("auto", "on", "off")  # auto: on for a network whose policy head learned search visits (learn.expert)
 
 
@@ -113,8 +114,11 @@ class TDPlay(PlaySettings):
     reuse: bool = setting(False)  # each search goes on from the subtree the history reached
     opening_per_move: int = setting(0, least=0)  # > 0: caps the opening search per legal move
     policy: str = setting("auto")  # search priors from a policy head that learned search visits: auto, on, off
+    trade: str = setting("value")  # with player-to-player trading: value (trade by the network's values) or off
 
     def check_together(self, where: str) -> None:
+        if self.trade not in TRADE_MODES:
+            raise ConfigError(f"{where}.trade", f"{self.trade!r} is not allowed; allowed: {', '.join(TRADE_MODES)}")
         if self.policy not in POLICIES:
             raise ConfigError(f"{where}.policy", f"{self.policy!r} is not allowed; allowed: {', '.join(POLICIES)}")
         if self.observer not in OBSERVERS:

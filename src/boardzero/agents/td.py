@@ -436,6 +436,7 @@ def td(
         reuse=reuse,
         opening_per_move=opening_per_move,
         policy=policy,
+        trade=trade,
     )
     if not mean_with and mean_weight != 0.5:
         raise ConfigError("agent td.mean_weight", "weighs the networks of mean_with; name them too")

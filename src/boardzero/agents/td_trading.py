@@ -28,6 +28,7 @@ import numpy as np
 import torch
 
 from boardzero.agents.base import Advice, Agent, MoveAdvice
+from boardzero.agents.settings import TRADE_MODES
 from boardzero.core.api import Game
 from boardzero.core.errors import ConfigError
 from boardzero.core.view import SeatView
@@ -47,8 +48,6 @@ from boardzero.nn.precision import autocast
 if TYPE_CHECKING:
     from boardzero.agents.td import TDAgent
     from boardzero.games.catan.game import CatanState
-
-TRADE_MODES = ("value", "off")  # value: trade by the network's values one step ahead; off: never offer, decline
 
 
 def without_trading(game: Game) -> Game | None:
