@@ -97,3 +97,29 @@ def test_win_chances_scale_returns_by_the_games_bounds():
     assert win_chances(make("connect4"), np.array([1.0, -1.0])) == [1.0, 0.0]
     assert win_chances(make("connect4"), np.array([0.0, 0.0])) == [0.5, 0.5]
     assert win_chances(make("catan", players=3), np.array([0.2, 0.5, 1.3])) == [0.2, 0.5, 1.0]
+
+
+def test_games_with_one_seed_roll_the_same_dice_whatever_the_agents_do():
+    """Chance is keyed by lane and count (Catan: the k-th roll of the dice), not by the ply: two games of
+    different random players on one seed make different moves yet roll the same dice, roll by roll."""
+    from boardzero.agents.registry import make_agent
+    from boardzero.core.api import CHANCE
+    from boardzero.play.runner import play_game
+
+    game = make("catan", players=2)
+
+    def dice(agent_seed: int) -> tuple[list[int], int]:
+        rolls: list[int] = []
+
+        def on_step(state, player, action):
+            if player == CHANCE and state.chance_lane() == 0:
+                rolls.append(action)
+
+        agents = [make_agent("random", game), make_agent("random", game)]
+        final = play_game(game, agents, np.random.default_rng(agent_seed), seed=5, on_step=on_step)
+        return rolls, len(final.history)
+
+    (first, plies_a), (second, plies_b) = dice(1), dice(2)
+    assert plies_a != plies_b  # the games went differently
+    n = min(len(first), len(second))
+    assert n > 20 and first[:n] == second[:n]

@@ -238,6 +238,14 @@ class State(abc.ABC):
         picks the same outcome (the conformance check compares the two)."""
         return chance_outcome_by_table(self.chance_outcomes(), u)
 
+    def chance_lane(self) -> int:
+        """Which of the game's chance streams the pending chance outcome draws from (0 or more). A session keys
+        each chance outcome by its lane and the count of outcomes drawn in that lane so far, so two games with
+        one seed draw the same k-th outcome of a lane however their moves differ. A game whose chance events
+        differ in kind keeps them in separate lanes (Catan: the dice in one, cards drawn and steals in
+        another), so that one card more drawn in one game does not shift every later roll of the dice."""
+        return 0
+
     def apply(self, action: int) -> None:
         """Apply a player action or a chance outcome; raises IllegalActionError and leaves the state unchanged."""
         action = action_id(action)

@@ -46,6 +46,15 @@ def keyed_uniform(seed: int, ply: int) -> float:
     return (_splitmix64(_splitmix64(seed) ^ ply) >> 11) * 2.0**-53
 
 
+def chance_key(lane: int, count: int) -> int:
+    """The key of the ``count``-th chance outcome (from 0) drawn in ``lane``: one integer per (lane, count)."""
+    if not (0 <= lane < 2**16 and 0 <= count < 2**47):
+        raise ValueError(
+            f"chance_key takes a lane in 0 .. 2**16 - 1 and a count in 0 .. 2**47 - 1, got {lane}, {count}"
+        )
+    return lane << 47 | count
+
+
 def keyed_chance(state: _AtChance, seed: int, ply: int) -> int:
     """Draw a chance outcome of ``state`` by its probabilities with ``keyed_uniform(seed, ply)``."""
     return state.chance_outcome_at(keyed_uniform(seed, ply))

@@ -170,7 +170,7 @@ def play_game(
 ) -> State:
     """One game of agents already built (``agents[seat]`` plays each seat), played to the end through a
     ``GameSession``; returns the final state. The agents draw from ``rng``; the setup seed is ``seed`` (else
-    drawn from ``rng``) and chance comes from ``(seed, ply)``. ``on_step(state before, player, action)`` is
+    drawn from ``rng``) and chance from the seed (``GameSession``). ``on_step(state before, player, action)`` is
     called before each step."""
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")

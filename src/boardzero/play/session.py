@@ -10,10 +10,13 @@ worker thread) and ``apply(action)``, so a server never holds its lock while
 an agent thinks; ``advance()`` steps until a person is to move or the game ends.
 
 Common random numbers: a chance outcome comes from the game's own stream,
-one uniform number keyed by ``(seed, ply)`` alone (``core.chance.keyed_uniform``,
-a hash: no generator is built), whatever the agents drew before it, so two
-games with the same seed roll the same dice at the same ply as long as their
-positions agree, even between different agents. The agents draw from a
+one uniform number keyed by the seed, the outcome's lane (``State.chance_lane``:
+Catan's dice in one, cards drawn and steals in another) and the count of
+outcomes drawn in that lane so far (``core.chance.keyed_uniform``, a hash: no
+generator is built), whatever the agents drew or did before it. So two games
+with the same seed roll the same k-th dice, even between different agents and
+when one game made more moves or drew a card more (keyed by the ply instead,
+one extra road shifted every later roll: ``bench/paired_chance.py``). The agents draw from a
 generator seeded by ``(seed, ply)`` (a session rebuilt from its record, ``play.records.replay``,
 goes on the same way), or from one ``agent_rng`` for the whole game where the
 match runner gives one.
@@ -35,7 +38,7 @@ import numpy as np
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import CHANCE, Game, State
-from boardzero.core.chance import keyed_chance
+from boardzero.core.chance import chance_key, keyed_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.view import SeatView, view_for
 
@@ -151,6 +154,7 @@ class GameSession:
         self.state: State = game.new_state(seed=seed)
         self.log: list[LogEntry] = []
         self.moves: list[tuple[int, int]] = []  # (player, action) per step, CHANCE as the player of chance outcomes
+        self.drawn: dict[int, int] = {}  # chance outcomes drawn so far, by lane
 
     # ------------------------------------------------------------------ who moves
     def pending(self) -> Pending:
@@ -176,7 +180,7 @@ class GameSession:
 
     def rng(self, ply: int | None = None) -> np.random.Generator:
         """The rng of a ply's agent decision (or a hint, or a move made for a seat): fixed by the seed and the
-        ply. Chance outcomes do not use it: they come from ``keyed_uniform(seed, ply)``."""
+        ply. Chance outcomes do not use it: they come from ``keyed_uniform`` (the module's docstring)."""
         return np.random.default_rng([self.seed or 0, self.ply if ply is None else ply])
 
     # ------------------------------------------------------------------ moving
@@ -201,7 +205,8 @@ class GameSession:
 
     def _choose(self, pending: Pending) -> int:
         if pending.kind == "chance":
-            return int(keyed_chance(self.state, self.seed or 0, self.ply))
+            lane = self.state.chance_lane()
+            return int(keyed_chance(self.state, self.seed or 0, chance_key(lane, self.drawn.get(lane, 0))))
         seat = pending.seat
         agent = self.agents.get(seat) if pending.kind == "agent" and seat is not None else None
         if agent is None or seat is None:
@@ -245,6 +250,9 @@ class GameSession:
         state = self.state
         actor = state.current_player
         action = int(action)
+        if actor == CHANCE:
+            lane = state.chance_lane()
+            self.drawn[lane] = self.drawn.get(lane, 0) + 1
         if not self.keep_log:
             state.apply(action)
             self.moves.append((actor, action))

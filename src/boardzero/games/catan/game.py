@@ -253,6 +253,9 @@ class CatanState(State):
         c = E.chance_outcomes(self.s, ids, probs)
         return list(zip(ids[:c].tolist(), probs[:c].tolist()))
 
+    def chance_lane(self) -> int:
+        return 0 if self.s.item(E.G_PHASE) == E.PH_DICE else 1  # the dice; cards drawn and steals
+
     def chance_outcome_at(self, u: float) -> int:
         outcome = E.chance_outcome_at(self.s, u)
         if outcome < 0:
