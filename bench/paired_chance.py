@@ -1,5 +1,5 @@
 """How many games a paired comparison needs when both games of a pair roll the same dice (chance from the game's
-own stream, keyed by the game and the ply), against when their dice differ.
+own stream, keyed by the game, the chance lane and the count drawn in it), against when their dice differ.
 
 Two agents A and B each play the same games against one opponent O: game ``i`` of both matches has the key
 ``(seed, i)`` and the seats of the one rotation, as ``boardzero arena --seed`` plays it. Each game's record
@@ -8,15 +8,15 @@ pairs are compared by ``eval.paired.compare_records``, what ``boardzero compare`
 chance, pair by pair on the same keys (interleaved, so stopping early leaves the ways with as many pairs):
 
 - ``shared dice`` (boardzero's): every chance outcome of both games from the game's stream keyed by its setup
-  seed and the ply, so the two games roll the same dice as long as their positions (and move counts) agree;
+  seed, its lane and the count drawn in that lane (Catan: the k-th roll of the dice; the j-th card drawn or
+  steal), so the two games roll the same dice turn by turn even after one of them made more moves;
 - ``own dice`` (as before boardzero keyed chance by the game): B's game draws its chance outcomes from the
   same kind of stream keyed by another seed (its setup seed plus ``2**31``), so the two games of a pair share
   the board and the seats but not the dice;
-- ``shared by roll``: both games draw from the game's stream keyed by the number of rolls so far instead of
-  the ply (the k-th roll and the j-th other chance outcome after it: ``1000 k + j``), so they roll the same
-  dice turn by turn even after one of them made more moves.
+- ``shared by ply`` (how boardzero keyed chance before): both games draw from the game's stream keyed by the
+  ply, so they roll the same dice only as long as their move counts agree.
 
-Whatever function turns a seed and a ply into an outcome, only the numbers it is given change, so the figures
+Whatever function turns a seed and a key into an outcome, only the numbers it is given change, so the figures
 do not depend on that function. A pair's difference is ``d = won_a - won_b`` (1, 0 or -1). The sign test's
 ``z`` over ``n`` pairs is about ``mean(d) sqrt(n) / sd(d)``, and the mean of ``d`` is the same every way
 (chance is drawn with the same probabilities), so the pairs needed for a given z go as ``var(d)``: the ratio
@@ -40,68 +40,58 @@ from pathlib import Path
 import numpy as np
 
 from boardzero.agents.registry import make_agent
-from boardzero.core.api import CHANCE
+from boardzero.core.chance import keyed_chance
 from boardzero.core.registry import make
 from boardzero.eval.paired import compare_records
 from boardzero.eval.stats import wilson_interval
-from boardzero.games.catan.offsets import PH_DICE
 from boardzero.play.rotation import seating
 from boardzero.play.runner import MatchGame, Table, record_of
 from boardzero.play.session import GameSession
 
-WAYS = ("shared dice", "own dice", "shared by roll")
+WAYS = ("shared dice", "own dice", "shared by ply")
 OTHER_DICE = 2**31  # added to B's setup seed to key its chance in "own dice"
 
 
 @contextmanager
-def chance_keyed_by_roll():
-    """While it lasts, a session draws each chance outcome keyed by the rolls so far instead of the ply: the
-    k-th roll of the dice, and the j-th other chance outcome after it (a card drawn, a steal), get the key
-    ``1000 k + j`` where the ply was, so two games roll the same dice turn by turn even when one made more
-    moves than the other. Only the number the session's stream is keyed with changes."""
-    original = GameSession.choose
+def chance_keyed_by_ply():
+    """While it lasts, a session draws each chance outcome keyed by the ply instead of its lane and the count
+    drawn in that lane (how boardzero keyed chance before), so two games roll the same dice only while they
+    have made the same number of moves. Only the number the session's stream is keyed with changes."""
+    original = GameSession._choose
 
-    def choose(self):
-        if self.pending().kind != "chance":
-            return original(self)
-        rolls, since = getattr(self, "_rolls", (0, 0))
-        rolls, since = (rolls + 1, 0) if self.state.phase == PH_DICE else (rolls, since + 1)
-        self._rolls = (rolls, since)
-        moves = self.moves
-        self.moves = [(CHANCE, -1)] * (1000 * rolls + since)  # the ply the stream is keyed with
-        try:
-            return original(self)
-        finally:
-            self.moves = moves
+    def _choose(self, pending):
+        if pending.kind != "chance":
+            return original(self, pending)
+        return int(keyed_chance(self.state, self.seed or 0, self.ply))
 
-    GameSession.choose = choose
+    GameSession._choose = _choose
     try:
         yield
     finally:
-        GameSession.choose = original
+        GameSession._choose = original
 
 
 @contextmanager
 def chance_seed_offset(offset: int):
     """While it lasts, sessions draw each chance outcome as they always do but keyed by ``seed + offset``
     instead of their setup seed (the setup is already dealt; the agents draw from their own stream)."""
-    original = GameSession.choose
+    original = GameSession._choose
 
-    def choose(self):
-        if self.pending().kind != "chance":
-            return original(self)
+    def _choose(self, pending):
+        if pending.kind != "chance":
+            return original(self, pending)
         seed = self.seed
         self.seed = (seed or 0) + offset
         try:
-            return original(self)
+            return original(self, pending)
         finally:
             self.seed = seed
 
-    GameSession.choose = choose
+    GameSession._choose = _choose
     try:
         yield
     finally:
-        GameSession.choose = original
+        GameSession._choose = original
 
 
 def play_pairs(game, specs: dict[str, str], pairs: int, seed: int, folder: Path, log=None, ways=WAYS) -> None:
@@ -123,8 +113,8 @@ def play_pairs(game, specs: dict[str, str], pairs: int, seed: int, folder: Path,
                     if way == "own dice" and side == "B":
                         with chance_seed_offset(OTHER_DICE):
                             session = tables[side].play(task)
-                    elif way == "shared by roll":
-                        with chance_keyed_by_roll():
+                    elif way == "shared by ply":
+                        with chance_keyed_by_ply():
                             session = tables[side].play(task)
                     else:
                         session = tables[side].play(task)
