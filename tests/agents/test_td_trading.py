@@ -19,24 +19,10 @@ from boardzero.core.view import SeatView
 from boardzero.games.catan import action_id as A, engine as E, testing as T
 from boardzero.games.catan.offsets import A_ACCEPT, A_DECLINE, A_OFFER, A_TRADE_WITH, A_WITHDRAW, NUM_OFFERS
 from boardzero.play.runner import play_game
+from tests.agents.recording import Recording
 
 MODEL_2P = "src/boardzero/models/catan/model-2p.json"
 OFFERS = range(A_OFFER, A_OFFER + NUM_OFFERS)
-
-
-class Recording:
-    """Wraps an agent and keeps (legal moves, chosen move) of each decision."""
-
-    def __init__(self, agent):
-        self.agent, self.spec, self.seen = agent, getattr(agent, "spec", ""), []
-
-    def reset(self):
-        self.agent.reset()
-
-    def act(self, view, rng):
-        action = self.agent.act(view, rng)
-        self.seen.append(([int(a) for a in view.legal_actions], action))
-        return action
 
 
 class RoadNet:

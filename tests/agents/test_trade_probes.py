@@ -10,21 +10,7 @@ from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.games.catan.actions import A_ACCEPT, A_OFFER, NUM_OFFERS
 from boardzero.play.runner import play_game
-
-
-class Recording:
-    """Wraps an agent and keeps the moves it chose and the moves it could have chosen."""
-
-    def __init__(self, agent):
-        self.agent, self.spec, self.seen = agent, agent.spec if hasattr(agent, "spec") else "", []
-
-    def reset(self):
-        self.agent.reset()
-
-    def act(self, view, rng):
-        action = self.agent.act(view, rng)
-        self.seen.append(([int(a) for a in view.legal_actions], action))
-        return action
+from tests.agents.recording import Recording
 
 
 def test_offer_all_offers_whenever_it_may_and_accept_all_accepts_whenever_it_can():
