@@ -30,7 +30,8 @@ def test_huge_negative_and_odd_numbers_get_a_json_4xx_naming_the_range(server, n
     game = make(name)
     created = server.create(name, ["human"] * game.num_players, seed=1)
     game_id, tokens = created["id"], created["tokens"]
-    before = server.state(game_id)
+    # the server deals chance outcomes (Kuhn poker's cards) after answering the creation: wait for a person's turn
+    before = server.wait(game_id, lambda snap: snap["over"] or snap["pending"]["kind"] == "human")
     seat = before["pending"]["seat"] if before["pending"]["kind"] == "human" else 0
     for action in [*HUGE, game.num_actions]:
         response = server.act(game_id, seat, tokens.get(str(seat)), action)
