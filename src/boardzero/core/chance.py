@@ -1,6 +1,6 @@
 """Chance as a player: the two pseudo-seats a state's ``current_player`` may hold besides a real seat, and
-drawing a chance outcome by its probabilities with one uniform number, from a generator or keyed by
-``(seed, ply)``.
+drawing a chance outcome by its probabilities with one uniform number, from a generator or keyed by a seed
+and a key (a session's key: the outcome's lane and the count drawn in that lane, ``chance_key``).
 
 These sit below ``core.api`` so that modules the API itself builds on (``core.batched``) can use them.
 """
@@ -38,7 +38,8 @@ def _splitmix64(x: int) -> int:
 
 
 def keyed_uniform(seed: int, ply: int) -> float:
-    """A uniform number in [0, 1) that depends on ``(seed, ply)`` alone (53 random bits of a splitmix64 hash):
+    """A uniform number in [0, 1) that depends on ``(seed, ply)`` alone (53 random bits of a splitmix64 hash;
+    ``ply`` is any integer key, a session's ``chance_key``):
     a chance stream that needs no generator object, so games with one seed draw the same number at the same
     ply whatever was drawn before. ``seed`` and ``ply`` are integers in 0 .. 2**64 - 1."""
     if not (0 <= seed <= _MASK64 and 0 <= ply <= _MASK64):
@@ -56,7 +57,7 @@ def chance_key(lane: int, count: int) -> int:
 
 
 def keyed_chance(state: _AtChance, seed: int, ply: int) -> int:
-    """Draw a chance outcome of ``state`` by its probabilities with ``keyed_uniform(seed, ply)``."""
+    """Draw a chance outcome of ``state`` by its probabilities with ``keyed_uniform(seed, ply)`` (``ply``: a key)."""
     return state.chance_outcome_at(keyed_uniform(seed, ply))
 
 

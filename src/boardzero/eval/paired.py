@@ -2,9 +2,9 @@
 seats, ``boardzero arena ... --seed S --records F``), where one agent took the other's seats.
 
 A game depends only on ``(seed, i)``, so game ``i`` of both files deals the same board, and its chance outcomes
-come from the game's own stream keyed by (setup seed, ply), apart from the agents' draws (``play.runner``): the
-two games roll the same dice at the same ply as long as their positions agree, whatever the agents drew to get
-there (common random numbers). Many games still end the same way for both, and the games that tell them apart
+come from the game's own stream keyed by the setup seed and the count of outcomes drawn in their lane (Catan:
+the k-th roll of the dice), apart from the agents' draws (``play.runner``): the two games roll the same dice
+roll for roll, whatever the agents drew or did (common random numbers). Many games still end the same way for both, and the games that tell them apart
 are those won by one of them only.
 Their count gives the sign test: under "no difference" each such game is a coin flip, so
 ``z = (only_a - only_b) / sqrt(only_a + only_b)``. It needs far fewer games than comparing two win rates whose

@@ -8,9 +8,9 @@ game; each game is a ``GameSession`` played to its end. ``run_match`` plays the 
 
 Randomness, from the game's key alone (so a result depends neither on the worker nor on the games before):
 the setup seed is the first draw of ``default_rng(key)``; the agents draw from the rest of that stream;
-every chance outcome comes from the session's own stream keyed by ``(setup seed, ply)``, never from the
-agents' draws (common random numbers: two games with the same key roll the same dice at the same ply as
-long as their positions agree, whichever agents play them).
+every chance outcome comes from the session's own stream keyed by the setup seed, the outcome's lane and the
+count drawn in that lane, never from the agents' draws (common random numbers: two games with the same key
+roll the same k-th dice, whichever agents play them and however their moves differ).
 """
 
 from __future__ import annotations
