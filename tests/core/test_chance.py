@@ -1,5 +1,5 @@
 """Chance draws: one uniform from the caller's generator, the same outcome as ``rng.choice`` with the probabilities;
-or one uniform keyed by ``(seed, ply)``."""
+or one uniform keyed by ``(seed, key)``."""
 
 import numpy as np
 import pytest
@@ -71,14 +71,14 @@ def _splitmix64_numpy(x: np.ndarray) -> np.ndarray:
     return z ^ (z >> np.uint64(31))
 
 
-def test_keyed_uniform_is_splitmix64_of_the_seed_then_the_ply():
+def test_keyed_uniform_is_splitmix64_of_the_seed_then_the_key():
     seeds = np.array([0, 1, 7, 79, 2**31 - 1, 2**63 + 5, 2**64 - 1], dtype=np.uint64)
-    plies = np.array([0, 1, 2, 100, 9999, 2**40, 2**64 - 1], dtype=np.uint64)
+    keys = np.array([0, 1, 2, 100, 9999, 2**40, 2**64 - 1], dtype=np.uint64)
     with np.errstate(over="ignore"):
         for seed in seeds:
-            hashed = _splitmix64_numpy(_splitmix64_numpy(np.full(len(plies), seed)) ^ plies)
+            hashed = _splitmix64_numpy(_splitmix64_numpy(np.full(len(keys), seed)) ^ keys)
             expected = (hashed >> np.uint64(11)).astype(np.float64) * 2.0**-53
-            assert [keyed_uniform(int(seed), int(p)) for p in plies] == expected.tolist()
+            assert [keyed_uniform(int(seed), int(p)) for p in keys] == expected.tolist()
     # the inner hash of seed 0 is splitmix64's published first output from state 0, 0xE220A8397B1DCDAF
     assert (
         keyed_uniform(0, 0)
@@ -86,21 +86,21 @@ def test_keyed_uniform_is_splitmix64_of_the_seed_then_the_ply():
     )
 
 
-def test_keyed_uniform_is_uniform_in_the_unit_interval_and_differs_by_seed_and_ply():
-    draws = np.array([keyed_uniform(seed, ply) for seed in range(100) for ply in range(200)])
+def test_keyed_uniform_is_uniform_in_the_unit_interval_and_differs_by_seed_and_key():
+    draws = np.array([keyed_uniform(seed, key) for seed in range(100) for key in range(200)])
     assert draws.min() >= 0.0 and draws.max() < 1.0
     counts = np.histogram(draws, bins=20, range=(0.0, 1.0))[0]
     chi_square = float(((counts - len(draws) / 20) ** 2 / (len(draws) / 20)).sum())
     assert chi_square < 60  # 19 degrees of freedom: above 43.8 one time in 1,000 for a uniform stream
     assert len(set(draws.tolist())) == len(draws)
-    by_ply = np.array([[keyed_uniform(seed, ply) for ply in range(200)] for seed in range(100)])
-    assert abs(np.corrcoef(by_ply[:, :-1].ravel(), by_ply[:, 1:].ravel())[0, 1]) < 0.03
+    by_key = np.array([[keyed_uniform(seed, key) for key in range(200)] for seed in range(100)])
+    assert abs(np.corrcoef(by_key[:, :-1].ravel(), by_key[:, 1:].ravel())[0, 1]) < 0.03
 
 
 def test_keyed_uniform_refuses_keys_outside_64_bits():
-    for seed, ply in ((-1, 0), (0, -1), (2**64, 0), (0, 2**64)):
-        with pytest.raises(ValueError, match=r"seed and a ply in 0 \.\. 2\*\*64 - 1"):
-            keyed_uniform(seed, ply)
+    for seed, key in ((-1, 0), (0, -1), (2**64, 0), (0, 2**64)):
+        with pytest.raises(ValueError, match=r"seed and a key in 0 \.\. 2\*\*64 - 1"):
+            keyed_uniform(seed, key)
 
 
 def test_keyed_dice_follow_the_dice_probabilities():

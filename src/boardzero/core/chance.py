@@ -37,14 +37,14 @@ def _splitmix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
-def keyed_uniform(seed: int, ply: int) -> float:
-    """A uniform number in [0, 1) that depends on ``(seed, ply)`` alone (53 random bits of a splitmix64 hash;
-    ``ply`` is any integer key, a session's ``chance_key``):
-    a chance stream that needs no generator object, so games with one seed draw the same number at the same
-    ply whatever was drawn before. ``seed`` and ``ply`` are integers in 0 .. 2**64 - 1."""
-    if not (0 <= seed <= _MASK64 and 0 <= ply <= _MASK64):
-        raise ValueError(f"keyed_uniform takes a seed and a ply in 0 .. 2**64 - 1, got seed {seed} and ply {ply}")
-    return (_splitmix64(_splitmix64(seed) ^ ply) >> 11) * 2.0**-53
+def keyed_uniform(seed: int, key: int) -> float:
+    """A uniform number in [0, 1) that depends on ``(seed, key)`` alone (53 random bits of a splitmix64 hash;
+    ``key`` is any integer, a session's ``chance_key``): a chance stream that needs no generator object, so
+    games with one seed draw the same number for the same key whatever was drawn before. ``seed`` and ``key``
+    are integers in 0 .. 2**64 - 1."""
+    if not (0 <= seed <= _MASK64 and 0 <= key <= _MASK64):
+        raise ValueError(f"keyed_uniform takes a seed and a key in 0 .. 2**64 - 1, got seed {seed} and key {key}")
+    return (_splitmix64(_splitmix64(seed) ^ key) >> 11) * 2.0**-53
 
 
 def chance_key(lane: int, count: int) -> int:
@@ -56,9 +56,9 @@ def chance_key(lane: int, count: int) -> int:
     return lane << 47 | count
 
 
-def keyed_chance(state: _AtChance, seed: int, ply: int) -> int:
-    """Draw a chance outcome of ``state`` by its probabilities with ``keyed_uniform(seed, ply)`` (``ply``: a key)."""
-    return state.chance_outcome_at(keyed_uniform(seed, ply))
+def keyed_chance(state: _AtChance, seed: int, key: int) -> int:
+    """Draw a chance outcome of ``state`` by its probabilities with ``keyed_uniform(seed, key)``."""
+    return state.chance_outcome_at(keyed_uniform(seed, key))
 
 
 def chance_outcome_by_table(outcomes: list[tuple[int, float]], u: float) -> int:
