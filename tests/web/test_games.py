@@ -549,6 +549,7 @@ def test_a_hint_agent_configured_for_a_game_is_checked_at_start(tmp_path):
     store = GameStore(tmp_path / "games.sqlite")
     config = make_config(tmp_path / "games.sqlite", hint_agent={"tictactoe": "mcts:sims=5", "connect4": "off"})
     GameManager(config, store)
+    GameManager(make_config(tmp_path / "games.sqlite", hint_agent={"tictactoe": ""}), store)  # the default chain
     for bad in ("nosuchagent", "catanatron:random"):
         config = make_config(tmp_path / "games.sqlite", hint_agent={"tictactoe": bad})
         with pytest.raises(ConfigError):

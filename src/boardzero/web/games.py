@@ -30,6 +30,7 @@ from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import games, make, option_docs
 from boardzero.play.records import numbered_records, replay
 from boardzero.play.session import (
+    HINT_FALLBACKS,
     HUMAN,
     OPPONENT_FALLBACKS,
     GameSession,
@@ -127,8 +128,8 @@ class GameManager:
         for name in config.opponents:
             self.default_opponent(name)  # a bad configured spec fails at start, naming itself
         for name, spec in config.hint_agent.items():
-            if name != "*" and spec != "off":
-                agent_for(make(name), spec, ())
+            if name != "*" and spec != "off":  # '' asks for the default chain, as a hint does
+                agent_for(make(name), spec, HINT_FALLBACKS)
 
     # ------------------------------------------------------------------ what the page offers
     def default_opponent(self, name: str, game: Game | None = None) -> str:
