@@ -13,11 +13,11 @@ from boardzero.nn.checkpoint import read_metadata
 from boardzero.play.runner import play_game
 
 
-def _ship_td(folder, players: int, play: dict) -> None:
-    game = make("catan", players=players)
+def _ship_td(folder, players: int, play: dict, trading: bool = False) -> None:
+    game = make("catan", players=players, trading=trading)
     net = build_network(spec_for_game(game, "mlp", hidden=8, blocks=1))
     save_network(
-        folder / f"model-{players}p",
+        folder / f"model-{players}p{'-trading' if trading else ''}",
         net,
         {"game": "catan", "game_options": game.options_dict(), "trainer": "td", "play": play},
     )
@@ -37,6 +37,24 @@ def test_best_takes_the_model_that_fits_the_player_count(tmp_path, monkeypatch):
     assert state.is_terminal()
     with pytest.raises(ConfigError, match="no shipped model of catan fits"):
         make_agent("best", make("catan", players=4))
+
+
+def test_best_takes_a_model_trained_with_trading_only_for_games_with_trading(tmp_path, monkeypatch):
+    from boardzero.agents.td_trading import ValueTrader
+
+    folder = tmp_path / "catan"
+    _ship_td(folder, 2, {"depth": 2})
+    _ship_td(folder, 2, {"depth": 3}, trading=True)  # sorts first: model-2p-trading before model-2p
+    monkeypatch.setattr(best_module, "MODELS_DIR", tmp_path)
+    trading = make("catan", players=2, trading=True)
+    assert best_module.shipped_model(trading).name == "model-2p-trading.json"
+    assert best_module.shipped_model(make("catan", players=2)).name == "model-2p.json"
+    agent = make_agent("best", trading)
+    assert isinstance(agent, ValueTrader) and agent.inner.depth == 3  # the trading model's own settings
+    assert agent.inner.net.spec.num_actions == make("catan", players=2).num_actions  # searched without trading
+    assert make_agent("best", make("catan", players=2)).depth == 2
+    state = play_game(make("catan", players=2, trading=True, turn_limit=25), [agent, agent], np.random.default_rng(0))
+    assert state.is_terminal()
 
 
 def test_a_td_model_stored_with_symmetries_reads_its_network_over_them(tmp_path, monkeypatch):
