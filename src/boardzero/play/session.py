@@ -37,7 +37,7 @@ import numpy as np
 
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
-from boardzero.core.api import CHANCE, Game, State
+from boardzero.core.api import CHANCE, TERMINAL, Game, State
 from boardzero.core.chance import chance_key, keyed_chance
 from boardzero.core.errors import ConfigError, IllegalActionError
 from boardzero.core.view import SeatView, view_for
@@ -159,7 +159,7 @@ class GameSession:
     # ------------------------------------------------------------------ who moves
     def pending(self) -> Pending:
         player = self.state.current_player
-        if self.state.is_terminal():
+        if player == TERMINAL:  # is_terminal(), read once (pending() is asked before every step)
             return _OVER
         if player == CHANCE:
             return _CHANCE
@@ -201,9 +201,9 @@ class GameSession:
 
     def choose(self) -> int:
         """The next chance outcome or agent decision (from a copy of the state; nothing changes)."""
-        return self._choose(self.pending())
+        return self._choose(self.pending(), copy=True)
 
-    def _choose(self, pending: Pending) -> int:
+    def _choose(self, pending: Pending, copy: bool) -> int:
         if pending.kind == "chance":
             lane = self.state.chance_lane()
             return int(keyed_chance(self.state, self.seed or 0, chance_key(lane, self.drawn.get(lane, 0))))
@@ -211,7 +211,8 @@ class GameSession:
         agent = self.agents.get(seat) if pending.kind == "agent" and seat is not None else None
         if agent is None or seat is None:
             raise NotYourTurnError(-1, f"no automatic move: {pending.kind} to move")
-        view = view_for(self.state.clone(), seat, getattr(agent, "full_sight", False))
+        # choose() may run in a thread while the state moves on, so it reads a copy; a step reads the state
+        view = view_for(self.state.clone() if copy else self.state, seat, getattr(agent, "full_sight", False))
         return int(agent.act(view, self.agent_rng if self.agent_rng is not None else self.rng()))
 
     def step(self, on_step: Callable[[State, int, int], None] | None = None) -> LogEntry | None:
@@ -220,10 +221,11 @@ class GameSession:
         return self._step(self.pending(), on_step)
 
     def _step(self, pending: Pending, on_step: Callable[[State, int, int], None] | None) -> LogEntry | None:
-        action = self._choose(pending)
+        action = self._choose(pending, copy=False)  # chosen and applied in this one call
+        actor = CHANCE if pending.seat is None else pending.seat
         if on_step is not None:
-            on_step(self.state, self.state.current_player, action)
-        return self._apply(action)
+            on_step(self.state, actor, action)
+        return self._apply(action, actor)
 
     def advance(self, max_steps: int = 1_000_000, on_step: Callable[[State, int, int], None] | None = None) -> int:
         """Step until a person is to move or the game ends; returns the steps taken."""
@@ -243,12 +245,12 @@ class GameSession:
         if not _possible(self.state, action):
             self.state.apply(action)  # raises the game's IllegalActionError with its reason
             raise IllegalActionError(action, "not possible here")  # pragma: no cover - apply raised
-        return self._apply(action)
+        return self._apply(action, self.state.current_player)
 
-    def _apply(self, action: int) -> LogEntry | None:
-        """Apply an action the state itself checks (a chance draw or an agent's choice)."""
+    def _apply(self, action: int, actor: int) -> LogEntry | None:
+        """Apply an action the state itself checks (a chance draw or an agent's choice) of ``actor`` (the
+        current player)."""
         state = self.state
-        actor = state.current_player
         action = int(action)
         if actor == CHANCE:
             lane = state.chance_lane()
