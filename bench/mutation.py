@@ -28,13 +28,31 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mutation_numba  # noqa: E402 (the sibling script for numba-compiled modules)
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = ROOT / ".bench" / "mutation"
 
 # module (under src/boardzero/) -> the test files that cover it
 MODULES: dict[str, list[str]] = {
     "learn/td.py": ["tests/learn/test_td.py"],
-    "learn/ppo.py": ["tests/learn/test_ppo.py"],
+    # the pieces on their own, and test_ppo.py but its training run (minutes a mutant)
+    "learn/ppo.py": [
+        "tests/learn/test_ppo_parts.py",
+        *(
+            f"tests/learn/test_ppo.py::{name}"
+            for name in (
+                "test_gae_by_hand",
+                "test_the_reward_reaches_the_learner_on_its_last_decision_whoever_ends_the_game",
+                "test_games_keep_playing_when_the_bank_drops_the_member_they_drew",
+                "test_the_activity_loss_pulls_rare_legal_logits_back_towards_zero",
+                "test_bank_admission_rule_and_members",
+                "test_the_clipped_objective_takes_the_pessimistic_side_of_each_sample",
+                "test_the_admission_trial_scores_the_learner_not_the_best",
+            )
+        ),
+    ],
     "learn/bank.py": ["tests/learn/test_bank.py"],
     "learn/evaluation.py": [
         "tests/learn/test_evaluation.py",
@@ -71,6 +89,9 @@ MODULES: dict[str, list[str]] = {
     "play/session.py": ["tests/play/test_session.py"],
     "play/workers.py": ["tests/play/test_runner.py", "tests/eval/test_arena.py"],
 }
+# modules whose functions are all numba-compiled: mutmut leaves decorated functions alone, so these go to
+# bench/mutation_numba.py (cosmic-ray, a compile per mutant): module -> mutants sampled (None: all)
+NUMBA_MODULES: dict[str, int | None] = {"games/catan/observe.py": 60}
 # survivors judged equivalent (no test can tell them from the original): mutant name -> why; they are left
 # out of the score's denominator. A name that no longer survives (or no longer exists) is ignored, so
 # re-check this list after the module changes: mutmut numbers a function's mutants in order.
@@ -323,6 +344,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the modules and their tests, run nothing")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="mutants at once")
     parser.add_argument("--deadline", help="UTC HH:MM after which no module starts and a running one stops")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        help=f"mutants sampled from each numba module (default {NUMBA_MODULES}; 0: all)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the seed of that sample")
     parser.add_argument("--json", type=Path, help="also write the results there")
     args = parser.parse_args(argv)
     unknown = [m for m in args.modules if m not in MODULES]
@@ -343,14 +370,20 @@ def main(argv: list[str] | None = None) -> int:
         if deadline is not None and dt.datetime.now(dt.UTC) >= deadline:
             print(f"{module}: not started (deadline {args.deadline} UTC)")
             continue
+        if module in NUMBA_MODULES:
+            sample = NUMBA_MODULES[module] if args.sample is None else (args.sample or None)
+            report = mutation_numba.run(module, MODULES[module], sample, args.seed, deadline, timeout=600.0)
+            reports.append(report)
+            print(mutation_numba.summary(report))
+            continue
         report = run_module(module, MODULES[module], deadline, args.jobs)
         reports.append(report)
         counts = ", ".join(f"{k} {v}" for k, v in sorted(report["counts"].items()))
         note = " (stopped at the deadline: partial)" if report["stopped_at_deadline"] else ""
-        if not report["counts"]:  # mutmut leaves decorated functions alone: numba's @njit code has no mutants
+        if not report["counts"]:  # mutmut leaves decorated functions alone: list such modules in NUMBA_MODULES
             print(
                 f"{module}: no mutants tested (see {report['scratch']}/mutmut.log; mutmut skips decorated "
-                f"functions such as numba's @njit ones){note}"
+                f"functions such as numba's @njit ones: name the module in NUMBA_MODULES){note}"
             )
             continue
         same = f", {len(report['equivalent'])} of the survivors equivalent" if report["equivalent"] else ""
