@@ -10,6 +10,10 @@ and its tests), so runs never touch the working tree and a module's results stay
     python bench/mutation.py --list                # the modules and their tests
     python bench/mutation.py --deadline 04:05      # stop starting mutants at that UTC time
 
+mutmut leaves decorated functions alone, so a module whose functions are all numba-compiled (``@njit``) is
+listed in ``NUMBA_MODULES`` and scored by bench/mutation_numba.py with cosmic-ray instead, on a seeded sample
+of its mutants (each is compiled again): ``--sample N`` sets the sample (0: every mutant), ``--seed`` its seed.
+
 A surviving mutant is a change to the code that no test notices: read it (``mutmut show NAME`` in the
 module's scratch directory), then either add the test that kills it or accept it as equivalent.
 """
@@ -229,6 +233,33 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "xǁGameStoreǁgames__mutmut_5": "'XXXX' in place of no WHERE clause is read by SQLite as an alias of the table",
         "xǁGameStoreǁ_upgrade__mutmut_26": "version = 1 in place of version += 1: the same while the one migration "
         "is from 0",
+    },
+    "learn/ppo.py": {
+        **{f"x_gae__mutmut_{n}": "np.zeros without a dtype is float64, as asked for" for n in (3, 5)},
+        **{
+            f"xǁPPOWorkerǁ_samples__mutmut_{n}": "np.asarray without the dtype: the actions are numpy int64 "
+            "(argmax) and the log-probs numpy float32 already"
+            for n in (24, 26, 30, 32)
+        },
+        "xǁPPOWorkerǁstep__mutmut_29": "multi | (not the learner) for multi & (not the learner): the opponent's "
+        "network also 'chooses' its forced moves, and a masked policy over one legal move picks it",
+        "xǁPPOWorkerǁstep__mutmut_43": "record=None is falsy, as False is",
+        "x_ppo_loss__mutmut_80": "illegal log-probs filled with 1 rather than 0 before the product with their "
+        "probabilities, which are exactly 0 (MASKED_LOGIT underflows exp)",
+        "x_ppo_loss__mutmut_118": ">= for > in the clip fraction: differs only for a float32 ratio exactly 1 +- clip",
+        "xǁPPOǁ__init____mutmut_2": "keyword arguments dropped: runtime.Trainer builds the method with positional "
+        "ones only",
+        **{
+            f"xǁPPOǁpayload__mutmut_{n}": "best=None / False for the first member: Bank.add makes an empty bank's "
+            "first member its best whatever best says"
+            for n in (6, 11)
+        },
+        "xǁPPOǁupdate__mutmut_16": "std - 1e-8 for std + 1e-8: a difference of 2e-8 in the divisor (advantages "
+        "all equal give 0 either way)",
+        "xǁPPOǁupdate__mutmut_28": "metrics None before the loop: epochs >= 1 and a minibatch never exceeds the "
+        "batch, so the loop always sets it before it is read",
+        "xǁPPOǁupdate__mutmut_31": ".to(None) keeps the shuffled indices on the CPU: the same on a CPU learner, "
+        "and torch indexes a tensor on another device with CPU indices alike",
     },
     "learn/bank.py": {
         "xǁBankǁadd__mutmut_39": "missing_ok=None: the glob has just listed the file and only the learner's Bank "

@@ -18,6 +18,7 @@ out of the denominator, as in bench/mutation.py.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import math
@@ -129,8 +130,16 @@ def run(
     stopped = False
     while process.poll() is None:
         if deadline is not None and dt.datetime.now(dt.UTC) >= deadline:
-            os.killpg(process.pid, signal.SIGTERM)  # the group this run started, nothing else
+            # cosmic-ray runs each mutant's tests in a session of their own: stop the run first (so that it
+            # records no verdict for the mutant in hand), then those tests; only the groups this run started
+            children = subprocess.run(
+                ["ps", "-o", "pgid=", "--ppid", str(process.pid)], capture_output=True, text=True, check=False
+            ).stdout.split()
+            os.killpg(process.pid, signal.SIGTERM)
             process.wait()
+            for group in {int(g) for g in children} - {os.getpgid(0), process.pid}:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(group, signal.SIGTERM)
             stopped = True
             break
         time.sleep(1.0)

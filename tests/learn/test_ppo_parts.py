@@ -11,7 +11,7 @@ from torch import nn
 
 import boardzero.learn.ppo as ppo_module
 from boardzero.agents.az import PolicyAgent
-from boardzero.core.errors import ConfigError
+from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn import config_from_dict
 from boardzero.learn.ppo import PPO, PPOWorker, _Game, gae, ppo_loss, sample_actions
@@ -80,6 +80,14 @@ def test_sampled_actions_follow_the_masked_policy_and_report_their_log_probs():
     assert np.array_equal(actions, again) and not np.array_equal(actions, other)  # from the generator given
 
 
+def test_sampled_actions_follow_a_policy_of_three_actions():
+    """With three actions the Gumbel noise must be added, not subtracted (two actions cannot tell)."""
+    probs = np.array([0.2, 0.3, 0.5])
+    logits = torch.tensor(np.log(probs), dtype=torch.float32).expand(6000, 3)
+    actions, _ = sample_actions(logits, np.random.default_rng(3))
+    assert np.allclose(np.bincount(actions, minlength=3) / 6000, probs, atol=0.025)
+
+
 def test_sampling_reads_half_precision_logits_as_float32():
     logits = torch.tensor([[0.0, 1.0, -1.0]], dtype=torch.bfloat16)
     _, logp = sample_actions(logits, np.random.default_rng(0))
@@ -125,6 +133,31 @@ def test_a_new_bank_forgets_members_no_game_plays(tmp_path):
     assert set(worker.opponents.nets) == {best}
 
 
+def test_the_worker_refuses_a_member_of_another_game_and_names_bad_weights(tmp_path):
+    worker, weights, (best, _) = _worker(tmp_path)
+    net = build_network(spec_for_game(make("tictactoe"), "mlp", hidden=8, blocks=1))
+    stranger = str(save_network(tmp_path / "stranger", net, {"game": "connect4", "game_options": {}}))
+    worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [best, stranger], "best": best}})
+    with pytest.raises(CheckpointError, match="for game 'connect4', not 'tictactoe'"):
+        worker._opponent(stranger)
+    broken = dict(weights)
+    broken.pop(next(iter(broken)))
+    with pytest.raises(CheckpointError, match="weights version 7"):
+        worker.load(7, {"weights": broken, "bank": worker.bank})
+
+
+def test_only_the_games_that_drew_a_dropped_member_switch_to_the_best(tmp_path):
+    worker, weights, (best, other) = _worker(tmp_path)
+    gone = str(save_network(tmp_path / "gone", build_network(worker.spec), {"game": "tictactoe", "game_options": {}}))
+    worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [best, other, gone], "best": best}})
+    for i, game in enumerate(worker.games):
+        game.opponent = gone if i % 2 else other
+    for path in tmp_path.glob("gone.*"):
+        path.unlink()
+    assert worker._opponent(gone) is worker.opponents.nets[best]
+    assert [g.opponent for g in worker.games] == [other if i % 2 == 0 else best for i in range(8)]
+
+
 def test_new_games_draw_the_learners_seat_and_opponent(tmp_path):
     worker, weights, (best, other) = _worker(tmp_path, best_share=0.0)
     worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [best, other], "best": best}})
@@ -137,7 +170,10 @@ def test_new_games_draw_the_learners_seat_and_opponent(tmp_path):
 def test_the_worker_records_only_the_learners_decisions_with_a_choice(tmp_path):
     worker, weights, (best, _) = _worker(tmp_path)
     worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [best], "best": best}})
-    recorded = forced = 0
+    played = []
+    step = worker.env.step
+    worker.env.step = lambda actions: (played.append(actions.copy()), step(actions))[1]
+    recorded = forced = opponents_first = opponents = 0
     for _ in range(40):
         seats, multi = worker.env.seats.copy(), worker.env.masks.sum(axis=1) > 1
         games = list(worker.games)  # a game that ends in this step is replaced by a new one
@@ -146,6 +182,9 @@ def test_the_worker_records_only_the_learners_decisions_with_a_choice(tmp_path):
         obs, masks = worker.env.obs.copy(), worker.env.masks.copy()
         worker.step()
         for i, game in enumerate(games):
+            if multi[i] and seats[i] != learner[i]:  # the opponent's network samples its move
+                opponents += 1
+                opponents_first += int(played[-1][i] == np.argmax(masks[i]))
             grew = len(game.action) - before[i]
             assert grew == int(multi[i] and seats[i] == learner[i])
             forced += int(not multi[i] and seats[i] == learner[i])  # tic-tac-toe's ninth move is forced
@@ -153,20 +192,25 @@ def test_the_worker_records_only_the_learners_decisions_with_a_choice(tmp_path):
                 recorded += 1
                 assert np.array_equal(game.obs[-1], obs[i]) and np.array_equal(game.mask[-1], masks[i])
                 assert masks[i][game.action[-1]] and game.logp[-1] <= 0.0
+                assert played[-1][i] == game.action[-1]  # the move recorded is the move played
+                with torch.no_grad():
+                    _, value = worker.net(torch.from_numpy(obs[i : i + 1]), torch.from_numpy(masks[i : i + 1]))
+                assert game.value[-1] == pytest.approx(float(value[0, 0]), abs=1e-6)  # the value for its seat
                 assert len(game.obs) == len(game.mask) == len(game.logp) == len(game.value) == len(game.action)
     assert recorded > 20 and forced > 0
+    assert opponents > 20 and opponents_first < opponents / 2  # not just the first legal move
 
 
 def test_finished_games_give_samples_and_are_replaced(tmp_path):
     worker, weights, (best, _) = _worker(tmp_path)
     worker.load(0, {"weights": weights, "bank": {"version": 0, "members": [best], "best": best}})
-    samples, steps = [], 0
-    while not samples:
+    samples, ended = [], 0
+    while not samples or ended < 3:
         games = list(worker.games)
         samples = worker.step()
-        steps += 1
+        ended += int(worker.env.done.sum())
     done = np.flatnonzero(worker.env.done)
-    assert worker.games_finished == len(done) and len(samples) <= len(done)
+    assert worker.games_finished == ended and len(samples) <= len(done)
     for i in done:
         assert worker.games[i] is not games[i] and worker.games[i].obs == []
     assert set(samples[0]) == {"obs", "mask", "action", "logp", "advantage", "return"}
@@ -191,6 +235,24 @@ def test_samples_use_the_configured_discount_and_lambda(tmp_path):
     assert sample["action"].dtype == np.int64 and sample["action"].tolist() == [2, 2, 2]
     assert sample["logp"].dtype == np.float32 and np.allclose(sample["logp"], [-0.5, -1.5, -2.5])
     assert sample["advantage"].dtype == np.float32 and sample["return"].dtype == np.float32
+
+
+def test_advantages_are_summed_in_float64_before_they_are_stored(tmp_path):
+    """The worker's values are float32; GAE runs over them in float64 and only its results are rounded to
+    float32 (summed in float32 over a long game, they come out some units in the last place apart)."""
+    worker, _, _ = _worker(tmp_path, gamma=0.99, gae_lambda=0.95)
+    values = np.random.default_rng(5).uniform(-1, 1, 200).astype(np.float32)
+    game = _Game(0, "best")
+    for value in values:
+        game.obs.append(np.zeros(3, np.float32))
+        game.mask.append(np.ones(3, bool))
+        game.action.append(np.int64(0))
+        game.logp.append(np.float32(-1.0))
+        game.value.append(value)
+    sample = worker._samples(game, 1.0)
+    advantages, returns = gae(values.astype(np.float64), 1.0, 0.99, 0.95)
+    assert np.array_equal(sample["advantage"], advantages.astype(np.float32))
+    assert np.array_equal(sample["return"], returns.astype(np.float32))
 
 
 # ---- the loss ---------------------------------------------------------------------------------------------------
@@ -316,6 +378,7 @@ def test_the_method_builds_its_worker_agent_and_metadata(tmp_path):
     assert method.bank.size == 20 and method.bank.directory == method.rundir.bank
     agent = method.play_agent()
     assert isinstance(agent, PolicyAgent) and agent.temperature == 1.0 and agent.evaluator.net is method.net
+    assert agent.game is method.game
     payload = method.payload()
     assert set(payload) == {"weights", "bank"} and payload["bank"]["best"] == payload["bank"]["members"][0]
     assert method.metadata() == {"bank": {"version": method.bank.version, "best": 0, "size": 1}}
@@ -363,6 +426,7 @@ def test_an_update_passes_over_the_batch_in_minibatches_with_normalised_advantag
     metrics = method.update()
     assert len(calls) == len(steps) == 10
     assert all(len(batch["action"]) == 2 and w == 0.3 and p == "float32" for batch, w, p in calls)
+    assert all(batch["advantage"].dtype == torch.float32 for batch, _, _ in calls)
     for epoch in (calls[:5], calls[5:]):
         seen = np.sort(np.concatenate([batch["advantage"].numpy() for batch, _, _ in epoch]))
         assert np.allclose(seen, np.sort(normalised), atol=1e-5)
@@ -374,6 +438,15 @@ def test_an_update_passes_over_the_batch_in_minibatches_with_normalised_advantag
     assert metrics["charts/mean_return"] == pytest.approx(float(returns.mean()), rel=1e-6)
     assert "losses/policy" in metrics and "bank/trial_score" not in metrics
     assert not method.net.training  # back to evaluation mode for the actors
+
+
+def test_an_update_steps_the_optimizer_and_reports_the_gradient_norm(tmp_path):
+    method = _method(tmp_path, batch_samples=8, epochs=1, minibatches=2, admit_every=1000)
+    before = [p.detach().clone() for p in method.net.parameters()]
+    method.ingest(0, _samples(8))
+    metrics = method.update()
+    assert metrics["losses/grad_norm"] > 0  # train.grad_clip is on by default
+    assert any(not torch.equal(a, b) for a, b in zip(before, method.net.parameters()))
 
 
 def test_a_batch_smaller_than_the_minibatch_count_is_one_sample_a_minibatch(tmp_path, monkeypatch):
@@ -427,6 +500,15 @@ def test_the_trial_plays_the_configured_games_at_temperature_one_and_reports(tmp
     method.step = 11
     assert method._trial() == {"bank/trial_score": 0.5, "bank/admitted": 0.0, "bank/size": 2.0}
     assert method.bank.best == 9 and method.latest_trial == 0.5 and len(logged) == 1
+
+
+def test_the_trial_refuses_a_best_of_another_game(tmp_path, monkeypatch):
+    method = _method(tmp_path)
+    method.payload()
+    stranger = save_network(tmp_path / "stranger", method.net, {"game": "connect4", "game_options": {}})
+    monkeypatch.setattr(method.bank, "best_path", lambda: stranger)
+    with pytest.raises(CheckpointError, match="for game 'connect4', not 'tictactoe'"):
+        method._trial()
 
 
 @pytest.mark.parametrize(
