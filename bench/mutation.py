@@ -10,6 +10,10 @@ and its tests), so runs never touch the working tree and a module's results stay
     python bench/mutation.py --list                # the modules and their tests
     python bench/mutation.py --deadline 04:05      # stop starting mutants at that UTC time
 
+mutmut leaves decorated functions alone, so a module whose functions are all numba-compiled (``@njit``) is
+listed in ``NUMBA_MODULES`` and scored by bench/mutation_numba.py with cosmic-ray instead, on a seeded sample
+of its mutants (each is compiled again): ``--sample N`` sets the sample (0: every mutant), ``--seed`` its seed.
+
 A surviving mutant is a change to the code that no test notices: read it (``mutmut show NAME`` in the
 module's scratch directory), then either add the test that kills it or accept it as equivalent.
 """
@@ -28,13 +32,31 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mutation_numba  # noqa: E402 (the sibling script for numba-compiled modules)
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = ROOT / ".bench" / "mutation"
 
 # module (under src/boardzero/) -> the test files that cover it
 MODULES: dict[str, list[str]] = {
     "learn/td.py": ["tests/learn/test_td.py"],
-    "learn/ppo.py": ["tests/learn/test_ppo.py"],
+    # the pieces on their own, and test_ppo.py but its training run (minutes a mutant)
+    "learn/ppo.py": [
+        "tests/learn/test_ppo_parts.py",
+        *(
+            f"tests/learn/test_ppo.py::{name}"
+            for name in (
+                "test_gae_by_hand",
+                "test_the_reward_reaches_the_learner_on_its_last_decision_whoever_ends_the_game",
+                "test_games_keep_playing_when_the_bank_drops_the_member_they_drew",
+                "test_the_activity_loss_pulls_rare_legal_logits_back_towards_zero",
+                "test_bank_admission_rule_and_members",
+                "test_the_clipped_objective_takes_the_pessimistic_side_of_each_sample",
+                "test_the_admission_trial_scores_the_learner_not_the_best",
+            )
+        ),
+    ],
     "learn/bank.py": ["tests/learn/test_bank.py"],
     "learn/evaluation.py": [
         "tests/learn/test_evaluation.py",
@@ -71,6 +93,9 @@ MODULES: dict[str, list[str]] = {
     "play/session.py": ["tests/play/test_session.py"],
     "play/workers.py": ["tests/play/test_runner.py", "tests/eval/test_arena.py"],
 }
+# modules whose functions are all numba-compiled: mutmut leaves decorated functions alone, so these go to
+# bench/mutation_numba.py (cosmic-ray, a compile per mutant): module -> mutants sampled (None: all)
+NUMBA_MODULES: dict[str, int | None] = {"games/catan/observe.py": 60}
 # survivors judged equivalent (no test can tell them from the original): mutant name -> why; they are left
 # out of the score's denominator. A name that no longer survives (or no longer exists) is ignored, so
 # re-check this list after the module changes: mutmut numbers a function's mutants in order.
@@ -209,6 +234,33 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "xǁGameStoreǁ_upgrade__mutmut_26": "version = 1 in place of version += 1: the same while the one migration "
         "is from 0",
     },
+    "learn/ppo.py": {
+        **{f"x_gae__mutmut_{n}": "np.zeros without a dtype is float64, as asked for" for n in (3, 5)},
+        **{
+            f"xǁPPOWorkerǁ_samples__mutmut_{n}": "np.asarray without the dtype: the actions are numpy int64 "
+            "(argmax) and the log-probs numpy float32 already"
+            for n in (24, 26, 30, 32)
+        },
+        "xǁPPOWorkerǁstep__mutmut_29": "multi | (not the learner) for multi & (not the learner): the opponent's "
+        "network also 'chooses' its forced moves, and a masked policy over one legal move picks it",
+        "xǁPPOWorkerǁstep__mutmut_43": "record=None is falsy, as False is",
+        "x_ppo_loss__mutmut_80": "illegal log-probs filled with 1 rather than 0 before the product with their "
+        "probabilities, which are exactly 0 (MASKED_LOGIT underflows exp)",
+        "x_ppo_loss__mutmut_118": ">= for > in the clip fraction: differs only for a float32 ratio exactly 1 +- clip",
+        "xǁPPOǁ__init____mutmut_2": "keyword arguments dropped: runtime.Trainer builds the method with positional "
+        "ones only",
+        **{
+            f"xǁPPOǁpayload__mutmut_{n}": "best=None / False for the first member: Bank.add makes an empty bank's "
+            "first member its best whatever best says"
+            for n in (6, 11)
+        },
+        "xǁPPOǁupdate__mutmut_16": "std - 1e-8 for std + 1e-8: a difference of 2e-8 in the divisor (advantages "
+        "all equal give 0 either way)",
+        "xǁPPOǁupdate__mutmut_28": "metrics None before the loop: epochs >= 1 and a minibatch never exceeds the "
+        "batch, so the loop always sets it before it is read",
+        "xǁPPOǁupdate__mutmut_31": ".to(None) keeps the shuffled indices on the CPU: the same on a CPU learner, "
+        "and torch indexes a tensor on another device with CPU indices alike",
+    },
     "learn/bank.py": {
         "xǁBankǁadd__mutmut_39": "missing_ok=None: the glob has just listed the file and only the learner's Bank "
         "deletes members, so it is there to unlink",
@@ -323,6 +375,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the modules and their tests, run nothing")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="mutants at once")
     parser.add_argument("--deadline", help="UTC HH:MM after which no module starts and a running one stops")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        help=f"mutants sampled from each numba module (default {NUMBA_MODULES}; 0: all)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the seed of that sample")
     parser.add_argument("--json", type=Path, help="also write the results there")
     args = parser.parse_args(argv)
     unknown = [m for m in args.modules if m not in MODULES]
@@ -343,14 +401,20 @@ def main(argv: list[str] | None = None) -> int:
         if deadline is not None and dt.datetime.now(dt.UTC) >= deadline:
             print(f"{module}: not started (deadline {args.deadline} UTC)")
             continue
+        if module in NUMBA_MODULES:
+            sample = NUMBA_MODULES[module] if args.sample is None else (args.sample or None)
+            report = mutation_numba.run(module, MODULES[module], sample, args.seed, deadline, timeout=600.0)
+            reports.append(report)
+            print(mutation_numba.summary(report))
+            continue
         report = run_module(module, MODULES[module], deadline, args.jobs)
         reports.append(report)
         counts = ", ".join(f"{k} {v}" for k, v in sorted(report["counts"].items()))
         note = " (stopped at the deadline: partial)" if report["stopped_at_deadline"] else ""
-        if not report["counts"]:  # mutmut leaves decorated functions alone: numba's @njit code has no mutants
+        if not report["counts"]:  # mutmut leaves decorated functions alone: list such modules in NUMBA_MODULES
             print(
                 f"{module}: no mutants tested (see {report['scratch']}/mutmut.log; mutmut skips decorated "
-                f"functions such as numba's @njit ones){note}"
+                f"functions such as numba's @njit ones: name the module in NUMBA_MODULES){note}"
             )
             continue
         same = f", {len(report['equivalent'])} of the survivors equivalent" if report["equivalent"] else ""
