@@ -403,6 +403,37 @@ def test_the_table_fits_a_laptop_and_a_phone(page, server, shots, viewport):
     page.screenshot(path=str(shots / f"web_{width}x{height}.png"))
 
 
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}], ids=["390x844"])
+def test_on_a_phone_the_actions_card_holds_the_bank_trade_within_the_screen(page, server, viewport):
+    """The discard seed's game brings a bank trade; its picker makes the card taller: it must still fit."""
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
+    _new_game(page, server, "catan", players=2, opponent="random", seed=DISCARD_SEED)
+    _setup_then_my_first_roll(page)
+    for _ in range(100):
+        page.wait_for_selector("#status.yours", timeout=WAIT_MS)
+        if page.locator("#trade").count():
+            break
+        if page.locator("#discard").count():
+            _discard(page)
+            page.wait_for_selector("#discard", state="detached", timeout=WAIT_MS)
+        elif page.locator("g.legal[data-hex]").count():
+            _after(page, lambda: page.locator("g.legal[data-hex]").first.click())
+        elif page.locator('button[data-kind="rob"]').count():
+            _after(page, lambda: page.locator('button[data-kind="rob"]').first.click())
+        elif page.locator('button[data-kind="roll"]:not([disabled])').count():
+            _after(page, lambda: page.keyboard.press("r"))
+        else:
+            page.wait_for_selector('button[data-kind="end_turn"]:not([disabled])', timeout=WAIT_MS)
+            _after(page, lambda: page.keyboard.press("e"))
+    assert page.locator("#trade").count(), "no bank trade within 100 of the person's moves"
+    page.wait_for_timeout(800)  # the dice's spin is over
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    card = _box(page, "#actions-card")
+    assert card["x"] >= 0 and card["x"] + card["width"] <= 390 and card["y"] + card["height"] <= 844, card
+    assert page.locator('#action-buttons button[data-kind="end_turn"]').is_visible()
+    assert not page.locator("#action-buttons button:disabled").first.is_visible()  # the moves one cannot make
+
+
 # ------------------------------------------------------------------ Connect 4's columns; a server restart
 def test_connect4_counts_columns_one_way_and_the_keys_drop_discs(page, server):
     _new_game(page, server, "connect4", opponent="random")
