@@ -601,11 +601,63 @@ def test_a_bot_offers_and_the_person_answers_with_the_hint_in_view(page, server)
         )  # the hint agent's answer
         assert re.search(r"accept|decline", page.inner_text("#hint"), re.IGNORECASE)
         kind = "accept" if page.locator('#trade-buttons button[data-kind="accept"]').count() else "decline"
-        _after(page, lambda: page.click(f'#trade-buttons button[data-kind="{kind}"]'))
-        answered.append((kind, _log_lines(page)))
+        asked = re.fullmatch(r".+ offers .+ for (.+)", page.inner_text("#trade-offer").strip()).group(1)
+        if kind == "decline":  # the page says why Decline is the only answer
+            hand = _hand(page)
+            short = [
+                f"{hand[r]} {r}"
+                for r in RESOURCES
+                if re.search(rf"(\d+) {r}", asked) and hand[r] < int(re.search(rf"(\d+) {r}", asked).group(1))
+            ]
+            assert short and page.inner_text("#trade-cannot") == (
+                f"You hold {' and '.join(short)}, and the offer asks for {asked}: you can only decline."
+            )
+        else:
+            assert not page.locator("#trade-cannot").count()
+        _after(page, lambda: page.keyboard.press(kind[0]))  # a: accept, d: decline
+        answered.append(kind)
         return True
 
-    _play_my_turns_until(page, lambda: bool(answered), answer)
-    kind, lines = answered[0]
-    assert any(line.startswith("Blue: offer") for line in lines), lines[-6:]
-    assert any(line.startswith(f"You: {kind}") for line in lines), lines[-6:]
+    both = {"accept", "decline"}
+    _play_my_turns_until(page, lambda: both <= set(answered), answer)
+    lines = _log_lines(page)
+    assert sum(line.startswith("Blue: offer") for line in lines) >= len(answered)
+    for kind in both:
+        assert sum(line == f"You: {kind}" for line in lines) == answered.count(kind), (kind, answered)
+
+
+def test_an_offer_everyone_declined_is_shown_and_cannot_be_made_again_that_turn(page, server):
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
+    _new_game(page, server, "catan", players=2, opponent="offer_all", seed=4, trading=True)  # it declines every offer
+    page.wait_for_selector("circle.spot.legal.settlement", timeout=WAIT_MS)
+    assert page.locator("#key-help").count() and not page.locator("#trade-panel").count()  # no trading in the setup
+    _setup_then_my_first_roll(page)
+    declined = []
+
+    def offer_or_decline() -> bool:
+        if page.locator('#trade-buttons button[data-kind="decline"]').count():  # the bot's own offers
+            _after(page, lambda: page.keyboard.press("d"))
+            return True
+        if declined or not page.locator("#offer").count():
+            return False
+        assert not page.locator("#trade-declined").count()  # none yet this turn
+        give = page.locator('#offer button[data-offer-side="give"]:not([disabled])').first.get_attribute(
+            "data-resource"
+        )
+        page.click(f'#offer button[data-offer-side="give"][data-resource="{give}"]')
+        get = page.locator('#offer button[data-offer-side="get"]:not([disabled])').first.get_attribute("data-resource")
+        page.click(f'#offer button[data-offer-side="get"][data-resource="{get}"]')
+        offer = page.inner_text("#offer-send").removeprefix("Offer ")
+        _after(page, lambda: page.click("#offer-send"))
+        page.wait_for_selector("#trade-declined", timeout=WAIT_MS)
+        assert page.inner_text("#trade-declined") == f"Declined by everyone this turn, so not offered again: {offer}"
+        assert _log_lines(page)[-1] == "Blue: decline"
+        for side, resource in (("give", give), ("get", get)):  # the same cards again: no such offer left
+            again = page.locator(f'#offer button[data-offer-side="{side}"][data-resource="{resource}"]')
+            if again.is_enabled():  # it may still fit a larger offer
+                again.click()
+        assert page.is_disabled("#offer-send") and page.inner_text("#offer-send") == "Offer"
+        declined.append(offer)
+        return True
+
+    _play_my_turns_until(page, lambda: bool(declined), offer_or_decline)
