@@ -185,6 +185,27 @@ def test_a_click_on_the_new_position_goes_through_while_the_last_refresh_lags(pa
     page.unroute("**/api/games/**")
 
 
+def test_a_move_on_its_way_says_sending_until_the_server_answers(page, server):
+    """A busy server may take seconds to answer a move; meanwhile the status line says the click was taken."""
+    _new_game(page, server, "catan", players=2, opponent="random")
+    page.wait_for_selector("circle.spot.legal.settlement", timeout=WAIT_MS)
+    assert not page.locator("#status.sending").count()
+    held = []
+
+    def hold(route):  # the move waits here until let through
+        held.append(route)
+
+    page.route("**/api/games/*/actions", hold)
+    page.locator("circle.spot.legal.settlement").first.click()
+    page.wait_for_selector("#status.sending", timeout=WAIT_MS)
+    after = page.evaluate("getComputedStyle(document.querySelector('#status'), '::after').content")
+    assert after == '" · sending…"' and len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("rect.path-hit.legal", timeout=WAIT_MS)  # the settlement is placed: its road next
+    page.wait_for_function("!document.querySelector('#status').classList.contains('sending')", timeout=WAIT_MS)
+    page.unroute("**/api/games/*/actions", hold)
+
+
 def _play_turns(page, turns: int) -> None:
     """Play a few of the person's turns through the page: whatever is asked (robber, victim, discard), then
     build whatever is highlighted (city, settlement, road), and end the turn."""
