@@ -185,6 +185,27 @@ def test_a_click_on_the_new_position_goes_through_while_the_last_refresh_lags(pa
     page.unroute("**/api/games/**")
 
 
+def test_a_move_on_its_way_says_sending_until_the_server_answers(page, server):
+    """A busy server may take seconds to answer a move; meanwhile the status line says the click was taken."""
+    _new_game(page, server, "catan", players=2, opponent="random")
+    page.wait_for_selector("circle.spot.legal.settlement", timeout=WAIT_MS)
+    assert not page.locator("#status.sending").count()
+    held = []
+
+    def hold(route):  # the move waits here until let through
+        held.append(route)
+
+    page.route("**/api/games/*/actions", hold)
+    page.locator("circle.spot.legal.settlement").first.click()
+    page.wait_for_selector("#status.sending", timeout=WAIT_MS)
+    after = page.evaluate("getComputedStyle(document.querySelector('#status'), '::after').content")
+    assert after == '" · sending…"' and len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("rect.path-hit.legal", timeout=WAIT_MS)  # the settlement is placed: its road next
+    page.wait_for_function("!document.querySelector('#status').classList.contains('sending')", timeout=WAIT_MS)
+    page.unroute("**/api/games/*/actions", hold)
+
+
 def _play_turns(page, turns: int) -> None:
     """Play a few of the person's turns through the page: whatever is asked (robber, victim, discard), then
     build whatever is highlighted (city, settlement, road), and end the turn."""
@@ -403,6 +424,37 @@ def test_the_table_fits_a_laptop_and_a_phone(page, server, shots, viewport):
     page.screenshot(path=str(shots / f"web_{width}x{height}.png"))
 
 
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}], ids=["390x844"])
+def test_on_a_phone_the_actions_card_holds_the_bank_trade_within_the_screen(page, server, viewport):
+    """The discard seed's game brings a bank trade; its picker makes the card taller: it must still fit."""
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
+    _new_game(page, server, "catan", players=2, opponent="random", seed=DISCARD_SEED)
+    _setup_then_my_first_roll(page)
+    for _ in range(100):
+        page.wait_for_selector("#status.yours", timeout=WAIT_MS)
+        if page.locator("#trade").count():
+            break
+        if page.locator("#discard").count():
+            _discard(page)
+            page.wait_for_selector("#discard", state="detached", timeout=WAIT_MS)
+        elif page.locator("g.legal[data-hex]").count():
+            _after(page, lambda: page.locator("g.legal[data-hex]").first.click())
+        elif page.locator('button[data-kind="rob"]').count():
+            _after(page, lambda: page.locator('button[data-kind="rob"]').first.click())
+        elif page.locator('button[data-kind="roll"]:not([disabled])').count():
+            _after(page, lambda: page.keyboard.press("r"))
+        else:
+            page.wait_for_selector('button[data-kind="end_turn"]:not([disabled])', timeout=WAIT_MS)
+            _after(page, lambda: page.keyboard.press("e"))
+    assert page.locator("#trade").count(), "no bank trade within 100 of the person's moves"
+    page.wait_for_timeout(800)  # the dice's spin is over
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    card = _box(page, "#actions-card")
+    assert card["x"] >= 0 and card["x"] + card["width"] <= 390 and card["y"] + card["height"] <= 844, card
+    assert page.locator('#action-buttons button[data-kind="end_turn"]').is_visible()
+    assert not page.locator("#action-buttons button:disabled").first.is_visible()  # the moves one cannot make
+
+
 # ------------------------------------------------------------------ Connect 4's columns; a server restart
 def test_connect4_counts_columns_one_way_and_the_keys_drop_discs(page, server):
     _new_game(page, server, "connect4", opponent="random")
@@ -570,11 +622,63 @@ def test_a_bot_offers_and_the_person_answers_with_the_hint_in_view(page, server)
         )  # the hint agent's answer
         assert re.search(r"accept|decline", page.inner_text("#hint"), re.IGNORECASE)
         kind = "accept" if page.locator('#trade-buttons button[data-kind="accept"]').count() else "decline"
-        _after(page, lambda: page.click(f'#trade-buttons button[data-kind="{kind}"]'))
-        answered.append((kind, _log_lines(page)))
+        asked = re.fullmatch(r".+ offers .+ for (.+)", page.inner_text("#trade-offer").strip()).group(1)
+        if kind == "decline":  # the page says why Decline is the only answer
+            hand = _hand(page)
+            short = [
+                f"{hand[r]} {r}"
+                for r in RESOURCES
+                if re.search(rf"(\d+) {r}", asked) and hand[r] < int(re.search(rf"(\d+) {r}", asked).group(1))
+            ]
+            assert short and page.inner_text("#trade-cannot") == (
+                f"You hold {' and '.join(short)}, and the offer asks for {asked}: you can only decline."
+            )
+        else:
+            assert not page.locator("#trade-cannot").count()
+        _after(page, lambda: page.keyboard.press(kind[0]))  # a: accept, d: decline
+        answered.append(kind)
         return True
 
-    _play_my_turns_until(page, lambda: bool(answered), answer)
-    kind, lines = answered[0]
-    assert any(line.startswith("Blue: offer") for line in lines), lines[-6:]
-    assert any(line.startswith(f"You: {kind}") for line in lines), lines[-6:]
+    both = {"accept", "decline"}
+    _play_my_turns_until(page, lambda: both <= set(answered), answer)
+    lines = _log_lines(page)
+    assert sum(line.startswith("Blue: offer") for line in lines) >= len(answered)
+    for kind in both:
+        assert sum(line == f"You: {kind}" for line in lines) == answered.count(kind), (kind, answered)
+
+
+def test_an_offer_everyone_declined_is_shown_and_cannot_be_made_again_that_turn(page, server):
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
+    _new_game(page, server, "catan", players=2, opponent="offer_all", seed=4, trading=True)  # it declines every offer
+    page.wait_for_selector("circle.spot.legal.settlement", timeout=WAIT_MS)
+    assert page.locator("#key-help").count() and not page.locator("#trade-panel").count()  # no trading in the setup
+    _setup_then_my_first_roll(page)
+    declined = []
+
+    def offer_or_decline() -> bool:
+        if page.locator('#trade-buttons button[data-kind="decline"]').count():  # the bot's own offers
+            _after(page, lambda: page.keyboard.press("d"))
+            return True
+        if declined or not page.locator("#offer").count():
+            return False
+        assert not page.locator("#trade-declined").count()  # none yet this turn
+        give = page.locator('#offer button[data-offer-side="give"]:not([disabled])').first.get_attribute(
+            "data-resource"
+        )
+        page.click(f'#offer button[data-offer-side="give"][data-resource="{give}"]')
+        get = page.locator('#offer button[data-offer-side="get"]:not([disabled])').first.get_attribute("data-resource")
+        page.click(f'#offer button[data-offer-side="get"][data-resource="{get}"]')
+        offer = page.inner_text("#offer-send").removeprefix("Offer ")
+        _after(page, lambda: page.click("#offer-send"))
+        page.wait_for_selector("#trade-declined", timeout=WAIT_MS)
+        assert page.inner_text("#trade-declined") == f"Declined by everyone this turn, so not offered again: {offer}"
+        assert _log_lines(page)[-1] == "Blue: decline"
+        for side, resource in (("give", give), ("get", get)):  # the same cards again: no such offer left
+            again = page.locator(f'#offer button[data-offer-side="{side}"][data-resource="{resource}"]')
+            if again.is_enabled():  # it may still fit a larger offer
+                again.click()
+        assert page.is_disabled("#offer-send") and page.inner_text("#offer-send") == "Offer"
+        declined.append(offer)
+        return True
+
+    _play_my_turns_until(page, lambda: bool(declined), offer_or_decline)

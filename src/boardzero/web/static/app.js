@@ -238,6 +238,7 @@ async function gameScreen(id, seatWanted, gen) {
     if (sentAt === at) return;
     sentAt = at;
     el.error.textContent = "";
+    el.status.classList.add("sending");  // shows "sending…" until the answer (a busy server may take seconds)
     try {
       for (const action of [actions].flat()) {
         await api(`/api/games/${id}/actions`, { method: "POST", body: { seat, action }, token });
@@ -249,6 +250,7 @@ async function gameScreen(id, seatWanted, gen) {
       await poll(true);
     } finally {
       if (sentAt === at) sentAt = null;
+      el.status.classList.remove("sending");
     }
   }
 

@@ -193,6 +193,7 @@ const CLICK_HELP = { settlement: "Click a highlighted corner to build a settleme
 export const COSTS = [["Road", { wood: 1, brick: 1 }], ["Settlement", { wood: 1, brick: 1, sheep: 1, wheat: 1 }],
                       ["City", { wheat: 2, ore: 3 }], ["Development card", { sheep: 1, wheat: 1, ore: 1 }]];
 export const keyHelp = "Keys: r roll · e end turn · Esc clear a choice";
+const tradeKeyHelp = "Keys: r roll · e end turn · a accept · d decline an offer · Esc clear a choice";
 
 // What the person has chosen but not yet sent: cards to discard, the two sides of a trade. Kept between
 // redraws of the same position; cleared by Esc (``clearSelection``) and once the choice is no longer offered.
@@ -206,9 +207,9 @@ export function clearSelection() {
   selection.get = null;
 }
 
-// The legal move a key stands for ("r": roll, "e": end turn), or null.
+// The legal move a key stands for ("r": roll, "e": end turn, "a" / "d": accept / decline an offer), or null.
 export function keyAction(key, legal) {
-  const kind = { r: "roll", e: "end_turn" }[key.toLowerCase()];
+  const kind = { r: "roll", e: "end_turn", a: "accept", d: "decline" }[key.toLowerCase()];
   const move = kind && legal.find((m) => m.kind === kind);
   return move ? move.action : null;
 }
@@ -248,8 +249,9 @@ export function drawActions(container, snap, onAct) {
     const trades = legal.filter((m) => m.kind === "trade");
     if (trades.length && me) parts.push(tradePicker(me, trades, onAct));
   }
-  if (view.trade) parts.push(tradePanel(snap, legal, onAct));
-  if (me && me.hand) parts.push(h("div", { class: "muted small keys", id: "key-help" }, keyHelp));
+  // no trading in the setup nor once the game is over
+  if (view.trade && !view.phase.startsWith("setup") && view.phase !== "over") parts.push(tradePanel(snap, legal, onAct));
+  if (me && me.hand) parts.push(h("div", { class: "muted small keys", id: "key-help" }, view.trade ? tradeKeyHelp : keyHelp));
   container.replaceChildren(...parts);
 }
 
@@ -324,10 +326,20 @@ function tradePanel(snap, legal, onAct) {
     })));
   }
   const answerMoves = legal.filter((m) => m.kind === "accept" || m.kind === "decline" || m.kind === "trade_with" || m.kind === "withdraw");
+  const me = snap.viewer === null ? null : snap.view.seats[snap.viewer];
+  if (trade.offer && me && me.hand && answerMoves.some((m) => m.kind === "decline") && !answerMoves.some((m) => m.kind === "accept")) {
+    const short = RESOURCES.filter((r) => (me.hand[r] || 0) < (trade.offer.get[r] || 0)).map((r) => `${me.hand[r] || 0} ${r}`);
+    box.append(h("div", { class: "muted small", id: "trade-cannot" },
+                 `You hold ${short.join(" and ")}, and the offer asks for ${cardsText(trade.offer.get)}: you can only decline.`));
+  }
   if (answerMoves.length) {
     const label = (m) => ({ accept: "Accept", decline: "Decline", withdraw: "Withdraw" })[m.kind] || describe(m.name).replace(/^trade/, "Trade");
     box.append(h("div", { class: "buttons", id: "trade-buttons" }, answerMoves.map((m) =>
       h("button", { class: "legal", "data-kind": m.kind, "data-action": m.action, onclick: () => onAct(m.action) }, label(m)))));
+  }
+  if (!trade.offer && trade.declined && trade.declined.length) {  // the no-repeat rule, in view
+    box.append(h("div", { class: "muted small", id: "trade-declined" }, "Declined by everyone this turn, so not offered again: ",
+                 trade.declined.map((o) => `${cardsText(o.give)} for ${cardsText(o.get)}`).join(" · ")));
   }
   const offers = legal.filter((m) => m.kind === "offer");
   if (offers.length) box.append(offerPicker(offers, onAct));
