@@ -25,7 +25,6 @@ import datetime as dt
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -284,12 +283,7 @@ STATUS = {
 def scratch_copy(module: str, tests: list[str]) -> Path:
     """A copy of src/ and tests/ with a pyproject.toml that points mutmut at ``module`` and ``tests``."""
     where = SCRATCH / module.replace("/", "_").removesuffix(".py")
-    if where.exists():
-        shutil.rmtree(where)
-    where.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg-info")
-    shutil.copytree(ROOT / "src", where / "src", ignore=ignore)
-    shutil.copytree(ROOT / "tests", where / "tests", ignore=ignore)
+    mutation_numba.copy_checkout(where)
     options = ["-n", "0", "-p", "no:cacheprovider", "-m", "not slow", "-x", "-q"]
     (where / "pyproject.toml").write_text(
         "[tool.mutmut]\n"

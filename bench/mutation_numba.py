@@ -21,7 +21,6 @@ import argparse
 import contextlib
 import datetime as dt
 import json
-import math
 import os
 import random
 import shlex
@@ -31,6 +30,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from boardzero.eval.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = ROOT / ".bench" / "mutation"
@@ -45,24 +46,19 @@ EQUIVALENT: dict[str, dict[str, str]] = {
 }
 
 
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    if trials == 0:
-        return float("nan"), float("nan")
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def scratch_copy(module: str) -> Path:
-    where = SCRATCH / ("cr_" + module.replace("/", "_").removesuffix(".py"))
+def copy_checkout(where: Path) -> None:
+    """A fresh copy of src/ and tests/ at ``where`` (anything there before is removed), without caches."""
     if where.exists():
         shutil.rmtree(where)
     where.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc", "*.egg-info")
     shutil.copytree(ROOT / "src", where / "src", ignore=ignore)
     shutil.copytree(ROOT / "tests", where / "tests", ignore=ignore)
+
+
+def scratch_copy(module: str) -> Path:
+    where = SCRATCH / ("cr_" + module.replace("/", "_").removesuffix(".py"))
+    copy_checkout(where)
     (where / "pyproject.toml").write_text(
         '[tool.pytest.ini_options]\ntestpaths = ["tests"]\nmarkers = ["slow: long-running checks, run with -m slow"]\n'
     )
@@ -167,7 +163,7 @@ def run(
     equivalent = [s for s in survived if s["name"] in EQUIVALENT.get(module, {})]
     judged = len(killed) + len(survived) - len(equivalent)
     score = len(killed) / judged if judged else float("nan")
-    low, high = wilson(len(killed), judged)
+    low, high = wilson_interval(len(killed), judged) if judged else (float("nan"), float("nan"))
     return {
         "module": module,
         "tests": tests,
