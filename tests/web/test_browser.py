@@ -430,23 +430,7 @@ def test_on_a_phone_the_actions_card_holds_the_bank_trade_within_the_screen(page
     page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
     _new_game(page, server, "catan", players=2, opponent="random", seed=DISCARD_SEED)
     _setup_then_my_first_roll(page)
-    for _ in range(100):
-        page.wait_for_selector("#status.yours", timeout=WAIT_MS)
-        if page.locator("#trade").count():
-            break
-        if page.locator("#discard").count():
-            _discard(page)
-            page.wait_for_selector("#discard", state="detached", timeout=WAIT_MS)
-        elif page.locator("g.legal[data-hex]").count():
-            _after(page, lambda: page.locator("g.legal[data-hex]").first.click())
-        elif page.locator('button[data-kind="rob"]').count():
-            _after(page, lambda: page.locator('button[data-kind="rob"]').first.click())
-        elif page.locator('button[data-kind="roll"]:not([disabled])').count():
-            _after(page, lambda: page.keyboard.press("r"))
-        else:
-            page.wait_for_selector('button[data-kind="end_turn"]:not([disabled])', timeout=WAIT_MS)
-            _after(page, lambda: page.keyboard.press("e"))
-    assert page.locator("#trade").count(), "no bank trade within 100 of the person's moves"
+    _play_my_turns_until(page, lambda: page.locator("#trade").count(), lambda: False, moves=100, what="a bank trade")
     page.wait_for_timeout(800)  # the dice's spin is over
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     card = _box(page, "#actions-card")
@@ -526,13 +510,15 @@ def test_the_catan_summary_counts_cities(page, server):
     assert page.locator('polygon.building[data-building="city"][data-owner="0"]').count() == 2
 
 
-def _play_my_turns_until(page, done, act_on_trade) -> None:
+def _play_my_turns_until(page, done, act_on_trade, *, moves: int = 600, what: str = "the trade") -> None:
     """Play the person's moves (robber, victim, discard, roll, end turn) until ``done()``; ``act_on_trade()`` is
     asked first at each of the person's moves and returns True when it made a trading move."""
-    for _ in range(600):
+    for _ in range(moves):
         if done():
             return
         page.wait_for_selector("#status.yours", timeout=WAIT_MS)
+        if done():  # before any move of this turn: the bank trade's picker shows as the turn comes
+            return
         if act_on_trade():
             continue
         if page.locator("#discard").count():
@@ -547,7 +533,7 @@ def _play_my_turns_until(page, done, act_on_trade) -> None:
         else:
             page.wait_for_selector('button[data-kind="end_turn"]:not([disabled])', timeout=WAIT_MS)
             _after(page, lambda: page.keyboard.press("e"))
-    raise AssertionError("the trade did not happen within 600 of the person's moves")
+    assert done(), f"{what} did not happen within {moves} of the person's moves"
 
 
 def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, server, shots):
