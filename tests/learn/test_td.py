@@ -60,6 +60,17 @@ def test_lambda_returns_by_hand():
     assert np.allclose(opening[:2], [greedy[2], greedy[2]])
 
 
+def test_a_timeless_move_is_not_discounted():
+    # the move to position 2 takes no game time (an offer or an answer): the steps over it are not discounted
+    values = np.full((4, 2), 0.5)
+    final = np.array([1.0, 0.0])
+    timed = np.array([True, True, False, True])
+    targets = lambda_returns(values, values, np.zeros(4, bool), final, 1.0, gamma=0.9, timed=timed)
+    assert np.allclose(targets, [0.81 * final, 0.9 * final, 0.9 * final, final])
+    every = lambda_returns(values, values, np.zeros(4, bool), final, 1.0, gamma=0.9, timed=np.ones(4, bool))
+    assert np.allclose(every, lambda_returns(values, values, np.zeros(4, bool), final, 1.0, gamma=0.9))
+
+
 def test_segment_argmax_takes_the_first_best_of_each_segment():
     scores = np.array([0.1, 0.7, 0.7, 0.3, 0.9, 0.2, 0.2])
     assert segment_argmax(scores, np.array([0, 3, 5])).tolist() == [1, 4, 5]

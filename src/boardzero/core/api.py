@@ -152,6 +152,11 @@ class Game(abc.ABC):
         """``batch_size`` games stepped together (``core.batched``); a game with a faster form overrides this."""
         return StateBatch(self, batch_size, seed=seed, observation_key=observation_key)
 
+    def timeless_actions(self) -> np.ndarray | None:
+        """A mask of the player actions that take no time in the game (a negotiation: Catan's offers and
+        answers), which a discount per move must skip, or None where every move takes time, as by default."""
+        return None
+
     def outcome_name(self, outcome: int) -> str:
         """A readable name of a chance outcome id."""
         return f"chance outcome {outcome}"

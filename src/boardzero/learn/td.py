@@ -22,6 +22,9 @@ except that after an exploring move (or an opening draw other than the best move
 t+1 the return stops there:
 G_t = gamma times the value of the best move at t+1 (what the mover would have played).
 A discount ``td.gamma`` below 1 makes a win sooner worth more than a win later.
+It counts the moves that take game time: a move the game declares timeless
+(``Game.timeless_actions``: Catan's offers and answers) is not discounted, so
+a game with trading is as long, to the discount, as the same game without it.
 With ``td.outcome_moves`` N the first N positions of a game (the opening: the
 setup in Catan) learn from the outcome itself (lambda = 1) instead: a
 lambda-return reaches them only through a long chain of predictions (lambda^T
@@ -64,21 +67,24 @@ def lambda_returns(
     lam: float,
     gamma: float = 1.0,
     outcome_moves: int = 0,
+    timed: np.ndarray | None = None,
 ) -> np.ndarray:
     """Targets for positions 0..T-1 from their predictions ``values`` [T, P], the best move's value at each
     decision ``greedy`` [T, P], which moves explored ``explored`` [T] and the final returns ``final`` [P];
     ``gamma`` discounts each step from one position to the next. The first ``outcome_moves`` positions get
     the return with lambda = 1 (the final result, discounted, or the best move's value at the first
-    exploring move after them) instead."""
+    exploring move after them) instead. ``timed`` [T]: whether the move chosen at each decision takes game time
+    (``Game.timeless_actions``); the step to a position reached by a timeless move is not discounted."""
     targets = np.empty_like(values, dtype=np.float64)
     after = outcome = np.asarray(final, np.float64)
     for t in range(len(values) - 1, -1, -1):
         targets[t] = outcome if t < outcome_moves else after
+        step = gamma if timed is None or timed[t] else 1.0
         if explored[t]:
-            after = outcome = gamma * greedy[t]
+            after = outcome = step * greedy[t]
         else:
-            after = gamma * ((1.0 - lam) * values[t] + lam * after)
-            outcome = gamma * outcome
+            after = step * ((1.0 - lam) * values[t] + lam * after)
+            outcome = step * outcome
     return targets
 
 
@@ -101,10 +107,10 @@ def softmax_draw(values: np.ndarray, temperature: float, rng: np.random.Generato
 class _Game:
     """One running game's record: the chosen positions and what was predicted there."""
 
-    __slots__ = ("obs", "seat", "value", "greedy", "explored", "rival")
+    __slots__ = ("obs", "seat", "value", "greedy", "explored", "timed", "rival")
 
     def __init__(self, rival: tuple[int, Any] | None = None):
-        self.obs, self.seat, self.value, self.greedy, self.explored = [], [], [], [], []
+        self.obs, self.seat, self.value, self.greedy, self.explored, self.timed = [], [], [], [], [], []
         self.rival = rival  # (seat, network) of a league game: that seat plays a past network
 
 
@@ -118,6 +124,8 @@ class TDWorker(BatchedWorker):
         self.league_version = -1  # the bank's version they come from
         self.league_nets = MemberNets(self.run_file, self.game, trainers=("td",))
         self.games = [_Game() for _ in range(self.env.num_envs)]
+        timeless = self.game.timeless_actions()  # moves that take no game time are not discounted
+        self.timeless = np.zeros(self.game.num_actions, bool) if timeless is None else timeless
 
     def load(self, version: int, payload: dict[str, Any]) -> None:
         self.load_weights(version, payload["weights"])
@@ -167,6 +175,7 @@ class TDWorker(BatchedWorker):
         self._league_moves(rows, after, chosen, explored)
         absolute = rotate_to_absolute(relative, seats)
         obs = after.obs[chosen]
+        moves = after.action[chosen]
         for j, i in enumerate(rows):
             game = self.games[i]
             game.obs.append(obs[j])
@@ -174,7 +183,8 @@ class TDWorker(BatchedWorker):
             game.value.append(absolute[chosen[j]])
             game.greedy.append(absolute[greedy[j]])
             game.explored.append(bool(explored[j]) and chosen[j] != greedy[j])
-        return after.action[chosen]
+            game.timed.append(not self.timeless[moves[j]])
+        return moves
 
     def _league_moves(self, rows: np.ndarray, after, chosen: np.ndarray, explored: np.ndarray) -> None:
         """Where a past network holds the mover's seat, ``chosen`` becomes its own best move, not explored."""
@@ -206,6 +216,7 @@ class TDWorker(BatchedWorker):
             self.config.lam,
             self.config.gamma,
             self.config.outcome_moves,
+            np.asarray(game.timed),
         )
         seats = np.asarray(game.seat, np.int64)
         return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}

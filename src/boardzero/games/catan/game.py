@@ -153,6 +153,15 @@ class Catan(Game):
             twin = self._without_trading = Catan(dataclasses.replace(self.options, trading=False))
         return twin
 
+    def timeless_actions(self) -> np.ndarray | None:
+        """The trade moves (offer, answer, partner, withdraw): they take no game time, so a discount per move
+        counts a game with trading as long as the same game without it."""
+        if not self.options.trading:
+            return None
+        mask = np.zeros(self.num_actions, dtype=bool)
+        mask[E.A_OFFER :] = True
+        return mask
+
     def board_layout(self):
         """Hexes, intersections and paths in brick coordinates (``games.catan.layout``)."""
         return board_layout()
