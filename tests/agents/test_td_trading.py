@@ -12,12 +12,21 @@ import torch
 from boardzero.agents.best import best
 from boardzero.agents.registry import agent_settings, make_agent
 from boardzero.agents.td import TDAgent
-from boardzero.agents.td_trading import NoTradingView, ValueTrader
+from boardzero.agents.td_trading import NoTradingView, ValueTrader, fresh_offers
 from boardzero.core.errors import ConfigError
 from boardzero.core.registry import make
 from boardzero.core.view import SeatView
 from boardzero.games.catan import action_id as A, engine as E, testing as T
-from boardzero.games.catan.offsets import A_ACCEPT, A_DECLINE, A_OFFER, A_TRADE_WITH, A_WITHDRAW, NUM_OFFERS
+from boardzero.games.catan.offsets import (
+    A_ACCEPT,
+    A_DECLINE,
+    A_END_TURN,
+    A_OFFER,
+    A_ROLL,
+    A_TRADE_WITH,
+    A_WITHDRAW,
+    NUM_OFFERS,
+)
 from boardzero.play.runner import play_game
 from tests.agents.recording import Recording
 
@@ -40,8 +49,18 @@ class RoadNet:
         return torch.stack([value, torch.zeros_like(value)], 1)
 
 
-def road_trader(game, trade="value"):
-    return ValueTrader(game, TDAgent(game.without_trading(), RoadNet(), precision="float32"), trade=trade)
+class BrickNet(RoadNet):
+    """A seat values each wood it holds at 1 and its first brick at 3: a wood for a brick gains the seat that
+    lacks brick 2, and the one with a brick to spare 1."""
+
+    def values(self, obs: torch.Tensor) -> torch.Tensor:
+        own = obs[:, :2] * 10
+        value = own[:, 0] + 3 * own[:, 1].clamp(max=1)
+        return torch.stack([value, torch.zeros_like(value)], 1)
+
+
+def road_trader(game, trade="value", net=None):
+    return ValueTrader(game, TDAgent(game.without_trading(), net or RoadNet(), precision="float32"), trade=trade)
 
 
 def road_position():
@@ -120,8 +139,9 @@ def test_answers_with_the_shipped_model_are_its_values_of_the_positions_the_move
             taken.apply(A_ACCEPT)
             taken.apply(A_TRADE_WITH + 1)
             refused.apply(A_DECLINE)
-            yes, no = agent.own_values([taken, refused], [1, 1])
-            assert agent.act(SeatView(asked, 1), rng) == (A_ACCEPT if yes > no else A_DECLINE)
+            yes, no, theirs, without = agent.own_values([taken, refused, taken, refused], [1, 1, 0, 0])
+            accepts = yes > no and yes - no >= theirs - without
+            assert agent.act(SeatView(asked, 1), rng) == (A_ACCEPT if accepts else A_DECLINE)
             answered += 1
     assert answered >= 6
 
@@ -153,6 +173,47 @@ def test_the_proposer_withdraws_when_no_trade_beats_keeping_its_hand():
     state.apply(A_ACCEPT)
     state.apply(A_DECLINE)
     assert agent.act(SeatView(state, 0), np.random.default_rng(0)) == A_WITHDRAW
+
+
+def test_a_seat_declines_a_trade_that_gains_the_proposer_more_than_itself():
+    game = make("catan", players=3, trading=True)
+    state = road_position()  # seat 0: 2 wood, no brick; seat 1: 2 brick, no wood (known to all)
+    state.apply(A("offer", give="wood", get="brick"))
+    agent = road_trader(game, net=BrickNet())
+    yes, no, proposer_gain = agent.answer_values(SeatView(state, 1), np.random.default_rng(0))
+    assert (yes - no, proposer_gain) == (1.0, 2.0)  # it gains, but the proposer gains more
+    assert agent.act(SeatView(state, 1), np.random.default_rng(0)) == A_DECLINE
+    assert road_trader(game).act(SeatView(state, 1), np.random.default_rng(0)) == A_ACCEPT  # a road each: equal
+    naive = road_trader(game, trade="naive", net=BrickNet())  # without the guard: its own gain is enough
+    assert naive.act(SeatView(state, 1), np.random.default_rng(0)) == A_ACCEPT
+
+
+def test_fresh_offers_leave_out_offers_made_this_turn_and_trades_undone():
+    wood_for_brick, brick_for_wood = A("offer", give="wood", get="brick"), A("offer", give="brick", get="wood")
+    wood_for_ore, sheep_for_wheat = A("offer", give="wood", get="ore"), A("offer", give="sheep", get="wheat")
+    offers = np.array([wood_for_brick, brick_for_wood, wood_for_ore, sheep_for_wheat]) - A_OFFER
+    assert fresh_offers([A_ROLL, 7], offers).all()
+    withdrawn = [A_ROLL, 7, wood_for_ore, A_ACCEPT, A_WITHDRAW]  # made and taken back: not made again
+    assert fresh_offers(withdrawn, offers).tolist() == [True, True, False, True]
+    traded = [A_ROLL, 7, wood_for_brick, A_ACCEPT, A_TRADE_WITH + 1]  # brick received, wood given: no undoing
+    assert fresh_offers(traded, offers).tolist() == [False, False, True, True]
+    declined = [A_ROLL, 7, wood_for_brick, A_DECLINE, sheep_for_wheat, A_ACCEPT, A_WITHDRAW]  # no trade made
+    assert fresh_offers(declined, offers).tolist() == [False, True, True, False]
+    last_turn = [*traded, A_END_TURN, A_ROLL, None, 5]  # only this turn counts
+    assert fresh_offers(last_turn, offers).all()
+
+
+def test_the_proposer_does_not_make_again_an_offer_it_withdrew():
+    game = make("catan", players=3, trading=True)
+    agent = road_trader(game)
+    state = road_position()
+    offer = agent.act(SeatView(state, 0), np.random.default_rng(0))
+    assert offer == A("offer", give="wood", get="brick")
+    for move in (offer, A_ACCEPT, A_DECLINE, A_WITHDRAW):
+        state.apply(move)
+    assert state.legal_mask()[offer]  # the rules allow it again (only an offer everyone declined is barred)
+    assert agent.act(SeatView(state, 0), np.random.default_rng(0)) != offer
+    assert road_trader(game, trade="naive").act(SeatView(state, 0), np.random.default_rng(0)) == offer
 
 
 def test_trade_off_never_offers_and_declines_every_offer():

@@ -4,19 +4,25 @@ The network values positions; a trade is a change of hands, so it is weighed by 
 after it, each seen by the seat that weighs it (its observation: its own hand, what it knows of the others):
 
 - answering an offer: accept when the network values the position after the trade (the proposer and this
-  seat's hands exchanged) above the position with the offer closed and no trade;
+  seat's hands exchanged) above the position with the offer closed and no trade, and the trade gains the
+  proposer no more than it gains this seat (the proposer's values, from its own observation in the same
+  drawn state): a seat does not hand a leader the cards it lacks for a small gain of its own;
 - choosing a partner among the seats that accepted: the one whose trade leads to the position valued
   highest, or withdraw when no trade beats keeping the hands;
 - offering (the action phase of its own turn): in a position drawn to fit what the seat knows
   (``view.sample_state``: the others' unknown cards resampled), each legal offer is answered for every other
   seat by the same rule with the same network from that seat's side (a seat that cannot hold the asked
   cards declines); the offer is worth the best of the trades with the seats predicted to accept, and the
-  seat makes the best offer if that beats making none.
+  seat makes the best offer if that beats making none. It does not make an offer twice in a turn (a
+  withdrawn offer included), nor one that undoes a trade of this turn (giving a resource it received in a
+  trade this turn, or asking for one it gave): its value estimates, drawn afresh each time, would otherwise
+  trade the same cards back and forth.
 
 Every other move is the TD agent's (``agents.td``): its search or planning runs in the same position without
 trading (``CatanState.without_trading``: no offers inside the search), with a network trained with or
 without trading. ``trade="off"`` never offers and declines every offer: the same agent without trading, to
-measure what trading buys.
+measure what trading buys. ``trade="naive"`` trades by the values without the two guards above (the proposer's
+gain, no offer made twice or undoing a trade): the rule they were measured against.
 """
 
 from __future__ import annotations
@@ -36,10 +42,12 @@ from boardzero.games.catan.offsets import (
     A_ACCEPT,
     A_DECLINE,
     A_OFFER,
+    A_ROLL,
     A_TRADE_WITH,
     A_WITHDRAW,
     NUM_OFFERS,
     OFFER_GET,
+    OFFER_GIVE,
 )
 from boardzero.nn.base import Network
 from boardzero.nn.nets import build_network
@@ -142,12 +150,20 @@ class ValueTrader(Agent):
             values = self.net.values(torch.from_numpy(np.ascontiguousarray(obs, np.float32)))
         return values.float().numpy().astype(np.float64)[:, 0]
 
-    def answer_values(self, view: SeatView, rng: np.random.Generator) -> tuple[float, float]:
-        """(this seat's value after taking the open offer, with the offer closed and no trade)."""
+    def answer_values(self, view: SeatView, rng: np.random.Generator) -> tuple[float, float, float]:
+        """(this seat's value after taking the open offer, with the offer closed and no trade, the proposer's
+        gain by the trade: its value after the trade less its value with no trade, from its observation)."""
         state = _catan(view.sample_state(rng))
         taken, refused = state.trade_outcome(view.seat), state.trade_outcome(-1)
-        yes, no = self.own_values([taken, refused], [view.seat, view.seat])
-        return float(yes), float(no)
+        proposer = state.turn_player
+        yes, no, theirs, without = self.own_values(
+            [taken, refused, taken, refused], [view.seat, view.seat, proposer, proposer]
+        )
+        return float(yes), float(no), float(theirs - without)
+
+    def accepts(self, yes: float, no: float, proposer_gain: float) -> bool:
+        """The answer rule: the trade helps this seat, and helps the proposer no more than it helps this seat."""
+        return yes > no + self.margin and (self.trade == "naive" or yes - no >= proposer_gain)
 
     def partner_values(self, view: SeatView, rng: np.random.Generator) -> tuple[list[int], np.ndarray]:
         """(the legal choices: trade with an accepting seat or withdraw; the seat's value after each)."""
@@ -161,6 +177,8 @@ class ValueTrader(Agent):
         with a seat predicted to accept, else no trade), in one state drawn to fit what the seat knows."""
         me = view.seat
         offers = np.array([a for a in view.legal_actions if A_OFFER <= a < A_OFFER + NUM_OFFERS], np.int64)
+        if self.trade != "naive":
+            offers = offers[fresh_offers(view.history, offers - A_OFFER)]
         state = _catan(view.sample_state(rng))
         others = [q for q in range(self.game.num_players) if q != me]
         hands = {q: state.hand(q) for q in others}
@@ -179,7 +197,7 @@ class ValueTrader(Agent):
         worth = np.full(len(offers), keep)  # no seat accepts, or no trade beats none: the offer is withdrawn
         for j, (k, q) in enumerate(pairs):
             theirs, mine = rest[len(others) + 2 * j], rest[len(others) + 2 * j + 1]
-            if theirs > refuse[q] + self.margin:  # the answer rule, from that seat's side
+            if self.accepts(theirs, refuse[q], mine - keep):  # the answer rule, from that seat's side
                 worth[k] = max(worth[k], mine)
         return float(keep), offers, worth
 
@@ -192,8 +210,8 @@ class ValueTrader(Agent):
         if n > A_DECLINE and legal[A_DECLINE]:
             if self.trade == "off" or not legal[A_ACCEPT]:
                 return A_DECLINE, [MoveAdvice(A_DECLINE, 1.0, None)]
-            yes, no = self.answer_values(view, rng)
-            pick = A_ACCEPT if yes > no + self.margin else A_DECLINE
+            yes, no, proposer_gain = self.answer_values(view, rng)
+            pick = A_ACCEPT if self.accepts(yes, no, proposer_gain) else A_DECLINE
             return pick, _ranked([(A_ACCEPT, yes), (A_DECLINE, no)], pick)
         if n > A_WITHDRAW and legal[A_WITHDRAW]:
             choices, values = self.partner_values(view, rng)
@@ -205,6 +223,8 @@ class ValueTrader(Agent):
             return None
         self.offers_weighed += 1
         keep, offers, worth = self.offer_values(view, rng)
+        if not len(offers):
+            return None
         k = int(np.argmax(worth))
         if worth[k] <= keep + self.margin:
             return None
@@ -222,6 +242,34 @@ class ValueTrader(Agent):
         if decided is None:
             return self.inner.advise(NoTradingView(view, self.plain), rng, top=top)
         return Advice(decided[1][:top], None)
+
+
+def fresh_offers(history: list[int | None], offers: np.ndarray) -> np.ndarray:
+    """Which of ``offers`` (catalogue indexes) the seat on turn may make without repeating itself: not made
+    before in this turn (after its roll), and not undoing a trade of this turn (giving a resource it received
+    in one, or asking for one it gave). ``history``: the public history (the turn's offers and trades are
+    public)."""
+    made: set[int] = set()
+    received, given = np.zeros(5, bool), np.zeros(5, bool)
+    closed_by = None  # walking back: how the offer met next closed (a partner chosen or a withdrawal), if it did
+    for a in reversed(history):  # this turn's moves: those after the last roll
+        if a == A_ROLL:
+            break
+        if a is None:
+            continue
+        if A_TRADE_WITH <= a <= A_WITHDRAW:
+            closed_by = a
+        elif A_OFFER <= a < A_OFFER + NUM_OFFERS:
+            made.add(a - A_OFFER)
+            if closed_by is not None and closed_by != A_WITHDRAW:  # the offer ended in a trade
+                received |= OFFER_GET[a - A_OFFER] > 0
+                given |= OFFER_GIVE[a - A_OFFER] > 0
+            closed_by = None
+    keep = np.array([int(i) not in made for i in offers], bool)
+    if len(offers):
+        keep &= ~(OFFER_GIVE[offers] > 0)[:, received].any(axis=1)
+        keep &= ~(OFFER_GET[offers] > 0)[:, given].any(axis=1)
+    return keep
 
 
 def _ranked(values: list[tuple[int, float]], pick: int) -> list[MoveAdvice]:

@@ -429,6 +429,11 @@ class CatanState(State):
     def turn(self) -> int:
         return int(self.s[E.G_TURN])
 
+    @property
+    def turn_player(self) -> int:
+        """The seat whose turn it is (while others discard or answer an offer, not the one to move)."""
+        return int(self.s[E.G_TURN_PLAYER])
+
     def board_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """(terrain, numbers) of the 19 hexes, read-only."""
         return self.view.hex_resources(), self.view.hex_numbers()
