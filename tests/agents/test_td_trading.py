@@ -140,7 +140,7 @@ def test_answers_with_the_shipped_model_are_its_values_of_the_positions_the_move
             taken.apply(A_TRADE_WITH + 1)
             refused.apply(A_DECLINE)
             yes, no, theirs, without = agent.own_values([taken, refused, taken, refused], [1, 1, 0, 0])
-            accepts = yes > no and yes - no >= theirs - without
+            accepts = yes > no and not (theirs > yes and theirs - without > yes - no)
             assert agent.act(SeatView(asked, 1), rng) == (A_ACCEPT if accepts else A_DECLINE)
             answered += 1
     assert answered >= 6
@@ -175,17 +175,21 @@ def test_the_proposer_withdraws_when_no_trade_beats_keeping_its_hand():
     assert agent.act(SeatView(state, 0), np.random.default_rng(0)) == A_WITHDRAW
 
 
-def test_a_seat_declines_a_trade_that_gains_the_proposer_more_than_itself():
+def test_a_seat_declines_a_trade_that_puts_the_proposer_ahead_by_gaining_it_more():
     game = make("catan", players=3, trading=True)
     state = road_position()  # seat 0: 2 wood, no brick; seat 1: 2 brick, no wood (known to all)
+    T.give(state, 0, wood=1)
+    state.s[E.kn(1, 0, 0)] = 3
     state.apply(A("offer", give="wood", get="brick"))
     agent = road_trader(game, net=BrickNet())
-    yes, no, proposer_gain = agent.answer_values(SeatView(state, 1), np.random.default_rng(0))
-    assert (yes - no, proposer_gain) == (1.0, 2.0)  # it gains, but the proposer gains more
+    yes, no, theirs, without = agent.answer_values(SeatView(state, 1), np.random.default_rng(0))
+    assert (yes, no, theirs, without) == (4.0, 3.0, 5.0, 3.0)  # it gains 1; the proposer gains 2 and leads
     assert agent.act(SeatView(state, 1), np.random.default_rng(0)) == A_DECLINE
-    assert road_trader(game).act(SeatView(state, 1), np.random.default_rng(0)) == A_ACCEPT  # a road each: equal
     naive = road_trader(game, trade="naive", net=BrickNet())  # without the guard: its own gain is enough
     assert naive.act(SeatView(state, 1), np.random.default_rng(0)) == A_ACCEPT
+    level = road_position()  # with one wood less the proposer ends level (4 and 4): accepted
+    level.apply(A("offer", give="wood", get="brick"))
+    assert agent.act(SeatView(level, 1), np.random.default_rng(0)) == A_ACCEPT
 
 
 def test_fresh_offers_leave_out_offers_made_this_turn_and_trades_undone():

@@ -4,9 +4,10 @@ The network values positions; a trade is a change of hands, so it is weighed by 
 after it, each seen by the seat that weighs it (its observation: its own hand, what it knows of the others):
 
 - answering an offer: accept when the network values the position after the trade (the proposer and this
-  seat's hands exchanged) above the position with the offer closed and no trade, and the trade gains the
-  proposer no more than it gains this seat (the proposer's values, from its own observation in the same
-  drawn state): a seat does not hand a leader the cards it lacks for a small gain of its own;
+  seat's hands exchanged) above the position with the offer closed and no trade, unless the trade leaves
+  the proposer valued above this seat and gains it more than this seat (the proposer's values, from its own
+  observation in the same drawn state): a seat does not hand a leader the cards it lacks for a small gain
+  of its own;
 - choosing a partner among the seats that accepted: the one whose trade leads to the position valued
   highest, or withdraw when no trade beats keeping the hands;
 - offering (the action phase of its own turn): in a position drawn to fit what the seat knows
@@ -22,7 +23,7 @@ Every other move is the TD agent's (``agents.td``): its search or planning runs 
 trading (``CatanState.without_trading``: no offers inside the search), with a network trained with or
 without trading. ``trade="off"`` never offers and declines every offer: the same agent without trading, to
 measure what trading buys. ``trade="naive"`` trades by the values without the two guards above (the proposer's
-gain, no offer made twice or undoing a trade): the rule they were measured against.
+lead, no offer made twice or undoing a trade): the rule they were measured against.
 """
 
 from __future__ import annotations
@@ -150,20 +151,22 @@ class ValueTrader(Agent):
             values = self.net.values(torch.from_numpy(np.ascontiguousarray(obs, np.float32)))
         return values.float().numpy().astype(np.float64)[:, 0]
 
-    def answer_values(self, view: SeatView, rng: np.random.Generator) -> tuple[float, float, float]:
-        """(this seat's value after taking the open offer, with the offer closed and no trade, the proposer's
-        gain by the trade: its value after the trade less its value with no trade, from its observation)."""
+    def answer_values(self, view: SeatView, rng: np.random.Generator) -> tuple[float, float, float, float]:
+        """(this seat's value after taking the open offer, with the offer closed and no trade; the proposer's
+        value after the trade, and with no trade, from its observation)."""
         state = _catan(view.sample_state(rng))
         taken, refused = state.trade_outcome(view.seat), state.trade_outcome(-1)
         proposer = state.turn_player
         yes, no, theirs, without = self.own_values(
             [taken, refused, taken, refused], [view.seat, view.seat, proposer, proposer]
         )
-        return float(yes), float(no), float(theirs - without)
+        return float(yes), float(no), float(theirs), float(without)
 
-    def accepts(self, yes: float, no: float, proposer_gain: float) -> bool:
-        """The answer rule: the trade helps this seat, and helps the proposer no more than it helps this seat."""
-        return yes > no + self.margin and (self.trade == "naive" or yes - no >= proposer_gain)
+    def accepts(self, yes: float, no: float, theirs: float, without: float) -> bool:
+        """The answer rule: the trade helps this seat, and does not leave the proposer ahead of it by a trade
+        that gains the proposer more (values after and without the trade: this seat's, the proposer's)."""
+        feeds_leader = theirs > yes and theirs - without > yes - no
+        return yes > no + self.margin and (self.trade == "naive" or not feeds_leader)
 
     def partner_values(self, view: SeatView, rng: np.random.Generator) -> tuple[list[int], np.ndarray]:
         """(the legal choices: trade with an accepting seat or withdraw; the seat's value after each)."""
@@ -197,7 +200,7 @@ class ValueTrader(Agent):
         worth = np.full(len(offers), keep)  # no seat accepts, or no trade beats none: the offer is withdrawn
         for j, (k, q) in enumerate(pairs):
             theirs, mine = rest[len(others) + 2 * j], rest[len(others) + 2 * j + 1]
-            if self.accepts(theirs, refuse[q], mine - keep):  # the answer rule, from that seat's side
+            if self.accepts(theirs, refuse[q], mine, keep):  # the answer rule, from that seat's side
                 worth[k] = max(worth[k], mine)
         return float(keep), offers, worth
 
@@ -210,8 +213,8 @@ class ValueTrader(Agent):
         if n > A_DECLINE and legal[A_DECLINE]:
             if self.trade == "off" or not legal[A_ACCEPT]:
                 return A_DECLINE, [MoveAdvice(A_DECLINE, 1.0, None)]
-            yes, no, proposer_gain = self.answer_values(view, rng)
-            pick = A_ACCEPT if self.accepts(yes, no, proposer_gain) else A_DECLINE
+            yes, no, theirs, without = self.answer_values(view, rng)
+            pick = A_ACCEPT if self.accepts(yes, no, theirs, without) else A_DECLINE
             return pick, _ranked([(A_ACCEPT, yes), (A_DECLINE, no)], pick)
         if n > A_WITHDRAW and legal[A_WITHDRAW]:
             choices, values = self.partner_values(view, rng)
