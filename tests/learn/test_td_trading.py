@@ -11,7 +11,9 @@ from boardzero.agents.registry import make_agent
 from boardzero.agents.td_trading import ValueTrader
 from boardzero.core.errors import CheckpointError
 from boardzero.core.registry import make
+from boardzero.games.catan.offsets import A_OFFER
 from boardzero.learn import config_from_dict, train
+from boardzero.learn.td import TDWorker
 from boardzero.nn.checkpoint import read_metadata, read_tensors, resolve_checkpoint
 from boardzero.play.runner import play_game
 
@@ -50,3 +52,34 @@ def test_a_trading_run_starts_from_the_model_without_trading_trains_and_plays(tm
     assert final.is_terminal()
     with pytest.raises(CheckpointError, match="trading=True"):
         make_agent(f"td:{run}", make("catan", players=2))  # a trading model is not read in a game without it
+
+
+def test_self_play_marks_the_trade_moves_as_taking_no_game_time():
+    assert make("catan", players=2).timeless_actions() is None
+    mask = make("catan", players=2, trading=True).timeless_actions()
+    assert mask is not None and mask[A_OFFER:].all() and not mask[:A_OFFER].any()
+    config = _tiny_trading_config()
+    worker = TDWorker(
+        0,
+        {
+            "config": config.to_dict(),
+            "network": read_metadata(MODEL_2P)["network"] | {"num_actions": 371},
+            "generation": 0,
+        },
+    )
+    chosen: dict[int, tuple] = {}  # a game's record by id (kept, so no id is reused) -> it, the moves chosen in it
+    choose = worker._choose
+
+    def recording(rows):
+        moves = choose(rows)
+        for row, move in zip(rows.tolist(), moves.tolist()):
+            chosen.setdefault(id(worker.games[row]), (worker.games[row], []))[1].append(move)
+        return moves
+
+    worker._choose = recording
+    for _ in range(150):
+        worker.step()
+    game = worker.games[0]
+    moves = chosen[id(game)][1]
+    assert any(move >= A_OFFER for move in moves) and any(move < A_OFFER for move in moves)
+    assert game.timed == [move < A_OFFER for move in moves]
