@@ -83,3 +83,28 @@ def test_self_play_marks_the_trade_moves_as_taking_no_game_time():
     moves = chosen[id(game)][1]
     assert any(move >= A_OFFER for move in moves) and any(move < A_OFFER for move in moves)
     assert game.timed == [move < A_OFFER for move in moves]
+
+
+def test_learn_timeless_false_keeps_only_the_positions_of_moves_that_take_game_time():
+    config = _tiny_trading_config().changed({"td.learn_timeless": False})
+    worker = TDWorker(
+        0,
+        {
+            "config": config.to_dict(),
+            "network": read_metadata(MODEL_2P)["network"] | {"num_actions": 371},
+            "generation": 0,
+        },
+    )
+    checked = 0
+    for _ in range(2000):
+        before = list(worker.games)
+        samples = worker.step()
+        ended = [game for i, game in enumerate(before) if worker.games[i] is not game]  # in the samples' order
+        if len(ended) != len(samples):
+            continue  # a game without a timed position gave no samples: which is which is unclear
+        for game, sample in zip(ended, samples):
+            assert len(sample["obs"]) == sum(game.timed) and len(sample["value"]) == sum(game.timed)
+            checked += not all(game.timed)
+        if checked:
+            break
+    assert checked, "no game with an offer or an answer ended"

@@ -202,7 +202,9 @@ class TDConfig:
         check="fraction",
     )
     gamma: float = doc(
-        1.0, "discount per recorded decision (below 1: a win sooner is worth more than a win later)", check="fraction"
+        1.0,
+        "discount per recorded decision that takes game time (below 1: a win sooner is worth more than a win later)",
+        check="fraction",
     )
     explore: float = doc(
         0.001,
@@ -220,6 +222,12 @@ class TDConfig:
     )
     opening_temperature: float = doc(
         0.02, "temperature of the opening draws (values are win shares, 0..1)", check="positive"
+    )
+    learn_timeless: bool = doc(
+        True,
+        "learn from the positions reached by moves the game declares timeless (Game.timeless_actions: "
+        "Catan's offers and answers); false: their targets still carry the returns, but only the positions "
+        "of moves that take game time go to the replay",
     )
     outcome_moves: int = doc(
         0,

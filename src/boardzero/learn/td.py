@@ -219,7 +219,13 @@ class TDWorker(BatchedWorker):
             np.asarray(game.timed),
         )
         seats = np.asarray(game.seat, np.int64)
-        return {"obs": np.stack(game.obs), "value": rotate_to_relative(targets, seats).astype(np.float32)}
+        value = rotate_to_relative(targets, seats).astype(np.float32)
+        if self.config.learn_timeless:
+            return {"obs": np.stack(game.obs), "value": value}
+        kept = np.flatnonzero(game.timed)  # the positions of moves that take game time
+        if not len(kept):
+            return None
+        return {"obs": np.stack([game.obs[i] for i in kept]), "value": value[kept]}
 
 
 class TD(ReplayMethod):
