@@ -154,9 +154,13 @@ class ValueTrader(Agent):
 
     def answer_values(self, view: SeatView, rng: np.random.Generator) -> tuple[float, float, float, float]:
         """(this seat's value after taking the open offer, with the offer closed and no trade; the proposer's
-        value after the trade, and with no trade, from its observation)."""
+        value after the trade, and with no trade, from its observation: NaN unless ``trade="guarded"``, the only
+        rule that reads them)."""
         state = _catan(view.sample_state(rng))
         taken, refused = state.trade_outcome(view.seat), state.trade_outcome(-1)
+        if self.trade != "guarded":
+            yes, no = self.own_values([taken, refused], [view.seat, view.seat])
+            return float(yes), float(no), float("nan"), float("nan")
         proposer = state.turn_player
         yes, no, theirs, without = self.own_values(
             [taken, refused, taken, refused], [view.seat, view.seat, proposer, proposer]
