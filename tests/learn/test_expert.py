@@ -97,6 +97,25 @@ def test_the_search_targets_enter_as_weighted():
     assert np.allclose(samples["value"][0], expected, atol=1e-6)
 
 
+def test_every_move_is_marked_timed_or_not_and_a_timeless_move_is_not_discounted():
+    """Searched moves are marked as TD's are (Catan's offers and answers take no game time), and the targets
+    discount only the moves that take game time."""
+    actor = worker(td={"gamma": 0.5}, expert={"search_weight": 1e-12, "lambda_weight": 0.0, "outcome_weight": 1.0})
+    while True:
+        finished = [g for g in actor.games if len(g.obs) >= 4]
+        if finished:
+            break
+        actor.step()
+    game = finished[0]
+    assert len(game.timed) == len(game.obs) and all(game.timed)  # no tic-tac-toe move is timeless
+    final = np.array([1.0, -1.0])
+    discounted = actor._samples(game, final)["value"][0]
+    assert abs(discounted).max() < 0.5  # four or more moves at gamma 0.5 from the end
+    game.timed = [False] * len(game.obs)
+    timeless = actor._samples(game, final)["value"][0]
+    assert np.allclose(abs(timeless), 1.0, atol=1e-6)
+
+
 def test_policy_loss_falls_on_a_fixed_batch(tmp_path):
     method = Trainer(config_from_dict(tiny()), tmp_path / "run").method
     assert isinstance(method, Expert)

@@ -219,6 +219,7 @@ class ExpertWorker(TDWorker):
             game.value.append(value)
             game.greedy.append(_child_value(result, best))
             game.explored.append(action != best)
+            game.timed.append(not self.timeless[action])
             game.searched.append(True)
             game.search_value.append(value)
             game.policy_obs.append(env.obs[i].copy())
@@ -233,8 +234,9 @@ class ExpertWorker(TDWorker):
             return None
         td = self.config
         values, greedy, explored = np.asarray(game.value), np.asarray(game.greedy), np.asarray(game.explored)
-        lam = lambda_returns(values, greedy, explored, returns, td.lam, td.gamma, td.outcome_moves)
-        outcome = lambda_returns(values, greedy, explored, returns, 1.0, td.gamma)
+        timed = np.asarray(game.timed, bool)  # Catan's offers and answers take no game time: not discounted
+        lam = lambda_returns(values, greedy, explored, returns, td.lam, td.gamma, td.outcome_moves, timed)
+        outcome = lambda_returns(values, greedy, explored, returns, 1.0, td.gamma, timed=timed)
         targets = mixed_targets(
             lam,
             outcome,
