@@ -146,6 +146,25 @@ def test_answers_with_the_shipped_model_are_its_values_of_the_positions_the_move
     assert answered >= 6
 
 
+def test_the_advice_on_an_answer_says_how_the_game_will_end_as_on_other_moves():
+    game = make("catan", players=2, trading=True)
+    agent = best(game, fast=True)
+    state = T.scenario(players=2, seat=0, trading=True, seed=1)
+    T.give(state, 0, wood=2)
+    T.give(state, 1, brick=2)
+    state.apply(A("offer", give="wood", get="brick"))
+    view = SeatView(state, 1)
+    advice = agent.advise(view, np.random.default_rng(7))
+    assert {m.action for m in advice.moves} == {A_ACCEPT, A_DECLINE}
+    assert advice.values is not None and advice.values.shape == (2,)
+    again = np.random.default_rng(7)
+    agent.trade_move(view, again)  # the same draws: the answer, then the position as seat 1 sees it
+    drawn = view.sample_state(again)
+    with torch.no_grad():  # seen from seat 1: its own value first, then seat 0's
+        relative = agent.net.values(torch.from_numpy(drawn.observe(1)[agent.key][None].astype(np.float32)))
+    assert np.allclose(advice.values, relative.float().numpy()[0][::-1], atol=2e-2)
+
+
 def test_the_proposer_offers_what_helps_it_and_the_other_accepts_then_trades_with_it():
     game = make("catan", players=3, trading=True)
     agent = road_trader(game)

@@ -52,6 +52,7 @@ from boardzero.games.catan.offsets import (
     OFFER_GIVE,
 )
 from boardzero.nn.base import Network
+from boardzero.nn.evaluator import rotate_to_absolute
 from boardzero.nn.nets import build_network
 from boardzero.nn.precision import autocast
 
@@ -249,7 +250,16 @@ class ValueTrader(Agent):
         decided = self.trade_move(view, rng)
         if decided is None:
             return self.inner.advise(NoTradingView(view, self.plain), rng, top=top)
-        return Advice(decided[1][:top], None)
+        return Advice(decided[1][:top], self.position_values(view, rng))
+
+    def position_values(self, view: SeatView, rng: np.random.Generator) -> np.ndarray:
+        """[P] each seat's expected return (absolute order) in the position as this seat sees it, read by the
+        network from this seat's observation of a state drawn to fit what it knows: what a trade decision's
+        advice says of how the game will end, as the advice on other moves does."""
+        obs = view.sample_state(rng).observe(view.seat)[self.key]
+        with torch.no_grad(), autocast(self.precision):
+            relative = self.net.values(torch.from_numpy(np.ascontiguousarray(obs[None], np.float32)))
+        return rotate_to_absolute(relative.float().numpy().astype(np.float64), np.array([view.seat]))[0]
 
 
 def fresh_offers(history: list[int | None], offers: np.ndarray) -> np.ndarray:
