@@ -89,3 +89,36 @@ def test_boardzero_export_ships_a_run_with_its_play_settings(tmp_path):
     refused = CliRunner().invoke(app, ["export", str(run), "--play", "simz=3", "--out", str(tmp_path / "no")])
     assert refused.exit_code != 0 and "--play.simz: unknown play setting" in str(refused.exception)
     assert not (tmp_path / "no").exists()
+
+
+def test_a_model_trained_with_trading_ships_with_the_settings_and_extras_of_the_model_it_started_from(tmp_path):
+    """``--like``: the play settings and extra networks of model-2p go with a network trained with trading;
+    their values are model-2p's, their policy layers (sized by the action space) the new network's."""
+    import numpy as np
+
+    from boardzero.agents.best import MODELS_DIR
+    from boardzero.core.errors import CheckpointError
+    from boardzero.nn.checkpoint import read_tensors
+
+    model_2p = MODELS_DIR / "catan" / "model-2p.json"
+    trained = "data/checkpoints/catan_trading_2p_timed/step_00000648.json"
+    path = export_model(trained, play={"sims": 8}, out_dir=tmp_path, name="model-2p-trading", like=model_2p)
+    net, meta = load_network(path, game=make("catan", players=2, trading=True))
+    _, shipped = load_network(model_2p)
+    assert meta["play"] == {**shipped["play"], "sims": 8} and meta["game_options"]["trading"] is True
+    assert set(meta["extras"]) == {"opening", "mean_with"} and meta["notes"]["opening"] == shipped["notes"]["opening"]
+    for role in ("opening", "mean_with"):
+        theirs = read_tensors(model_2p.with_name(f"model-2p.{role}.safetensors"))
+        ours = read_tensors(path.with_name(f"model-2p-trading.{role}.safetensors"))
+        own = net.state_dict()
+        for key, value in ours.items():
+            assert value.shape == tuple(own[key].shape)
+            if theirs[key].shape == value.shape:
+                assert np.array_equal(value, theirs[key])
+            else:  # the policy layer: 371 actions with trading, 244 without
+                assert np.array_equal(value, own[key].numpy()) and value.shape[0] == 371
+        extra, _ = load_network(f"{path}#{role}")
+        assert extra.spec == net.spec
+    with pytest.raises(CheckpointError, match="--like .*model-3p.json.*same game's without trading"):
+        export_model(trained, play={}, out_dir=tmp_path / "no", like=MODELS_DIR / "catan" / "model-3p.json")
+    assert not (tmp_path / "no").exists()

@@ -32,6 +32,12 @@ def export(
         "--mean-with",
         help="Another TD network of the same shape, shipped beside the model; best averages their values.",
     ),
+    like: Optional[str] = typer.Option(
+        None,
+        "--like",
+        help="A shipped model whose play settings and extra networks (opening, mean_with) go with this one "
+        "unless given (a Catan model trained with trading: the model without trading it started from).",
+    ),
 ) -> None:
     """Copy a run's best (or newest) network with the settings `best` plays it with, and its step, ratings and config.
 
@@ -45,6 +51,13 @@ def export(
     if c_puct is not None:
         settings["c_puct"] = c_puct
     path = export_model(
-        checkpoint, play=settings, latest=latest, out_dir=out, name=name, opening=opening, mean_with=mean_with
+        checkpoint,
+        play=settings,
+        latest=latest,
+        out_dir=out,
+        name=name,
+        opening=opening,
+        mean_with=mean_with,
+        like=like,
     )
     typer.echo(f"wrote {path} and {path.with_suffix('.safetensors')}")

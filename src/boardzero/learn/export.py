@@ -14,6 +14,14 @@ key replaces its own), and its opening network, its averaged-in network (``--mea
 and their notes (``--opening`` and ``--mean-with`` ship others):
 
     boardzero export src/boardzero/models/catan/model-2p.json --name model-2p --play sims=96
+
+A new network may take the play settings and the extra networks of a shipped model (``--like``; each
+``--play``, ``--opening`` and ``--mean-with`` given still replaces its own). Catan's model trained with
+trading takes them from the model without trading that its run started from; their policy layers, sized by
+the action space and read by no TD agent, are those of the new network, as a run started with ``--init``
+from a model without trading does:
+
+    boardzero export runs/trading_2p --latest --name model-2p-trading --like src/boardzero/models/catan/model-2p.json
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ def export_model(
     notes: dict[str, Any] | None = None,
     opening: str | Path | None = None,
     mean_with: str | Path | None = None,
+    like: str | Path | None = None,
 ) -> Path:
     """Write ``<name>.safetensors`` + ``<name>.json`` for the checkpoint's game; returns the JSON path.
 
@@ -46,7 +55,9 @@ def export_model(
     ``opening``, whose values ``best`` searches the opening with. ``mean_with``: another TD checkpoint of that
     shape shipped as the extra ``mean_with``, whose values ``best`` averages with the model's (``nn.ensemble``).
     A shipped model (one with play settings) exported again keeps each setting ``play`` does not name, and each
-    such network not given again.
+    such network not given again. ``like``: a shipped model of the same game and network whose play settings
+    and extra networks stand in for the checkpoint's own (the same game without trading: its extras' policy
+    layers become the new network's).
     """
     checkpoint = Path(checkpoint)
     best = checkpoint / "checkpoints" / "best.json"
@@ -57,24 +68,29 @@ def export_model(
     keep = {
         k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer") if k in meta
     }
-    keep["play"] = merge_play(meta.get("play", {}), play)
+    model, extras_from = meta, source  # the model whose play settings and extras are kept where none is given
+    if like is not None:
+        extras_from = resolve_checkpoint(like)
+        model = _like(extras_from, net, meta)
+    keep["play"] = merge_play(model.get("play", {}), play)
     for fast in (False, True):  # what best and best:fast will play it with must be valid settings
         stored_play({**meta, "play": keep["play"]}, fast=fast, where="--play" + (" (fast)" if fast else ""))
     keep["source"] = meta.get("source") or source_label(source)  # a shipped model exported again keeps its own
     extras, kept_notes = {}, {}
     for role, given in (("opening", opening), ("mean_with", mean_with)):
         if given is None:
-            kept = read_extra(source, meta, role)
+            kept = read_extra(extras_from, model, role)
             if kept is not None:
-                extras[role], kept_notes[role] = kept, meta.get("notes", {}).get(role, {})
+                extras[role], kept_notes[role] = _sized(kept, net), model.get("notes", {}).get(role, {})
             continue
         extra_net, extra_meta = load_network(given, trainers=("td",))
-        if extra_net.spec.to_dict() != net.spec.to_dict() or extra_meta["game"] != meta["game"]:
+        if not _fits(extra_net, extra_meta, net, meta):
             raise CheckpointError(
                 f"{given}: its network ({extra_meta['game']}, {extra_net.spec.to_dict()}) is not "
-                f"the shape of {source}'s; a network shipped beside a model must share its shape"
+                f"the shape of {source}'s; a network shipped beside a model must share its shape "
+                "(or be the same game's without trading)"
             )
-        extras[role] = extra_net.state_dict()
+        extras[role] = _sized(extra_net.state_dict(), net)
         label = source_label(resolve_checkpoint(given))
         if role == "opening":
             kept_notes[role] = {"source": label, **extra_meta.get("notes", {}).get("opening_fit", {})}
@@ -86,6 +102,39 @@ def export_model(
     if kept_notes or notes:
         keep["notes"] = {**kept_notes, **(notes or {})}  # a new dict: the caller's ``notes`` stays as it was
     return save_network(out_dir / name, net, keep, extras or None)
+
+
+def _like(path: Path, net, meta: dict[str, Any]) -> dict[str, Any]:
+    """The metadata of the shipped model ``path`` whose settings and extras a new network takes: the same game
+    and network, or, for a network trained with trading, the same game without it (its action space only)."""
+    other, other_meta = load_network(path, trainers=(meta.get("trainer", "alphazero"),))
+    if not _fits(other, other_meta, net, meta):
+        raise CheckpointError(
+            f"--like {path}: its network ({other_meta['game']}, {other.spec.to_dict()}) is not that of the model "
+            f"exported ({meta['game']}, {net.spec.to_dict()}); it must be the same, or the same game's without trading"
+        )
+    if "play" not in other_meta:
+        raise CheckpointError(f"--like {path}: it has no play settings; name a shipped model (models/<game>/*.json)")
+    return other_meta
+
+
+def _fits(other, other_meta: dict[str, Any], net, meta: dict[str, Any]) -> bool:
+    """Whether ``other``'s values may go with ``net``: the same game and network, or, for a network trained
+    with trading, the same game's without it (a larger action space, the rest the same)."""
+    ours, theirs = net.spec.to_dict(), other.spec.to_dict()
+    widened = (
+        meta.get("game_options", {}).get("trading") is True
+        and other_meta.get("game_options", {}).get("trading") is False
+        and {**theirs, "num_actions": ours["num_actions"]} == ours
+    )
+    return other_meta["game"] == meta["game"] and (theirs == ours or widened)
+
+
+def _sized(tensors: dict[str, Any], net) -> dict[str, Any]:
+    """An extra network's arrays, each of a shape other than ``net``'s own (the policy layer of a model
+    without trading) replaced by ``net``'s: a TD agent reads values only."""
+    own = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    return {k: (v if tuple(v.shape) == own[k].shape else own[k]) for k, v in tensors.items()}
 
 
 def source_label(checkpoint: Path) -> str:
