@@ -81,15 +81,19 @@ def test_searched_decisions_give_visit_shares_and_search_values_in_their_targets
     assert sorted(np.round(last, 6).tolist()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def game_with_moves(actor: ExpertWorker, moves: int):
+    """The first game of ``actor`` to reach ``moves`` recorded positions, stepping self-play until one does."""
+    while True:
+        for game in actor.games:
+            if len(game.obs) >= moves:
+                return game
+        actor.step()
+
+
 def test_the_search_targets_enter_as_weighted():
     """With all weight on the search, a searched position's target is its search value, not the outcome."""
     actor = worker(expert={"search_weight": 1.0, "lambda_weight": 0.0, "outcome_weight": 1e-12})
-    while True:
-        finished = [g for g in actor.games if len(g.obs) >= 3]
-        if finished:
-            break
-        actor.step()
-    game = finished[0]
+    game = game_with_moves(actor, 3)
     assert game.searched[:2] == [True, True] and not any(game.searched[2:])
     samples = actor._samples(game, np.array([1.0, -1.0]))
     seat = game.seat[0]
@@ -101,12 +105,7 @@ def test_every_move_is_marked_timed_or_not_and_a_timeless_move_is_not_discounted
     """Searched moves are marked as TD's are (Catan's offers and answers take no game time), and the targets
     discount only the moves that take game time."""
     actor = worker(td={"gamma": 0.5}, expert={"search_weight": 1e-12, "lambda_weight": 0.0, "outcome_weight": 1.0})
-    while True:
-        finished = [g for g in actor.games if len(g.obs) >= 4]
-        if finished:
-            break
-        actor.step()
-    game = finished[0]
+    game = game_with_moves(actor, 4)
     assert len(game.timed) == len(game.obs) and all(game.timed)  # no tic-tac-toe move is timeless
     final = np.array([1.0, -1.0])
     discounted = actor._samples(game, final)["value"][0]
