@@ -119,6 +119,20 @@ def test_a_model_trained_with_trading_ships_with_the_settings_and_extras_of_the_
                 assert np.array_equal(value, own[key].numpy()) and value.shape[0] == 371
         extra, _ = load_network(f"{path}#{role}")
         assert extra.spec == net.spec
+    import boardzero.agents.best as best_module
+    from boardzero.agents.td_trading import ValueTrader
+    from boardzero.play.runner import play_game
+
+    game = make("catan", players=2, trading=True, turn_limit=6)
+    with pytest.MonkeyPatch.context() as patch:  # best plays it, its opening search and averaged values included
+        patch.setattr(best_module, "MODELS_DIR", tmp_path / "models")
+        (tmp_path / "models" / "catan").mkdir(parents=True)
+        for file in tmp_path.glob("model-2p-trading*"):
+            (tmp_path / "models" / "catan" / file.name).write_bytes(file.read_bytes())
+        for spec in ("best:fast", "best:sims=2,opening_sims=4"):
+            agent = make_agent(spec, game)
+            assert isinstance(agent, ValueTrader) and agent.net.spec.num_actions == 244
+            assert play_game(game, [agent, make_agent("random", game)], np.random.default_rng(0), seed=0).is_terminal()
     with pytest.raises(CheckpointError, match="--like .*model-3p.json.*same game's without trading"):
         export_model(trained, play={}, out_dir=tmp_path / "no", like=MODELS_DIR / "catan" / "model-3p.json")
     assert not (tmp_path / "no").exists()

@@ -25,10 +25,11 @@ from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
 from boardzero.agents.settings import AZPlay, PlaySettings, TDPlay, stored_play
 from boardzero.agents.td import TDAgent, load_td, playing_net
-from boardzero.agents.td_trading import ValueTrader, check_trade_mode, without_trading
+from boardzero.agents.td_trading import ValueTrader, check_trade_mode, for_actions, without_trading
 from boardzero.core.api import Game
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.nn.checkpoint import check_game, extra_network, load_network, read_metadata
+from boardzero.nn.spec import NetworkSpec
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -58,10 +59,11 @@ def shipped_model(game: Game) -> Path:
 def _extra_net(path: Path, meta: dict[str, Any], net, name: str):
     """The model's network shipped beside it as the extra ``name`` (``opening``, ``mean_with``), or None where
     it has none."""
-    try:
-        return extra_network(path, meta, net.spec, name)
+    try:  # stored at the model's own size (a model trained with trading: its action space), read at net's
+        extra = extra_network(path, meta, NetworkSpec.from_dict(meta.get("network", net.spec.to_dict())), name)
     except CheckpointError as exc:
         raise ConfigError("agent best", str(exc)) from None
+    return None if extra is None else for_actions(extra, net.spec.num_actions)
 
 
 def best(
