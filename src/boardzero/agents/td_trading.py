@@ -146,12 +146,16 @@ class ValueTrader(Agent):
         self.inner.reset()
 
     # ------------------------------------------------------------------ values
-    def own_values(self, states: list, seats: list[int]) -> np.ndarray:
-        """Each state's value for ``seats[i]``, as that seat sees it (one network call)."""
+    def relative_values(self, states: list, seats: list[int]) -> np.ndarray:
+        """[B, P] each state's values as ``seats[i]`` sees it, that seat first (one network call)."""
         obs = np.stack([state.observe(int(seat))[self.key] for state, seat in zip(states, seats)])
         with torch.no_grad(), autocast(self.precision):
             values = self.net.values(torch.from_numpy(np.ascontiguousarray(obs, np.float32)))
-        return values.float().numpy().astype(np.float64)[:, 0]
+        return values.float().numpy().astype(np.float64)
+
+    def own_values(self, states: list, seats: list[int]) -> np.ndarray:
+        """Each state's value for ``seats[i]``, as that seat sees it (one network call)."""
+        return self.relative_values(states, seats)[:, 0]
 
     def answer_values(self, view: SeatView, rng: np.random.Generator) -> tuple[float, float, float, float]:
         """(this seat's value after taking the open offer, with the offer closed and no trade; the proposer's
@@ -256,10 +260,8 @@ class ValueTrader(Agent):
         """[P] each seat's expected return (absolute order) in the position as this seat sees it, read by the
         network from this seat's observation of a state drawn to fit what it knows: what a trade decision's
         advice says of how the game will end, as the advice on other moves does."""
-        obs = view.sample_state(rng).observe(view.seat)[self.key]
-        with torch.no_grad(), autocast(self.precision):
-            relative = self.net.values(torch.from_numpy(np.ascontiguousarray(obs[None], np.float32)))
-        return rotate_to_absolute(relative.float().numpy().astype(np.float64), np.array([view.seat]))[0]
+        relative = self.relative_values([view.sample_state(rng)], [view.seat])
+        return rotate_to_absolute(relative, np.array([view.seat]))[0]
 
 
 def fresh_offers(history: list[int | None], offers: np.ndarray) -> np.ndarray:
