@@ -33,7 +33,7 @@ from boardzero.agents.best import MODELS_DIR
 from boardzero.agents.settings import stored_play
 from boardzero.core.errors import CheckpointError
 from boardzero.learn.config import apply_overrides
-from boardzero.nn.checkpoint import load_network, read_extra, resolve_checkpoint, save_network
+from boardzero.nn.checkpoint import load_network, read_extra, resized_to, resolve_checkpoint, save_network
 
 
 def export_model(
@@ -81,7 +81,7 @@ def export_model(
         if given is None:
             kept = read_extra(extras_from, model, role)
             if kept is not None:
-                extras[role], kept_notes[role] = _sized(kept, net), model.get("notes", {}).get(role, {})
+                extras[role], kept_notes[role] = resized_to(kept, net), model.get("notes", {}).get(role, {})
             continue
         extra_net, extra_meta = load_network(given, trainers=("td",))
         if not _fits(extra_net, extra_meta, net, meta):
@@ -90,7 +90,7 @@ def export_model(
                 f"the shape of {source}'s; a network shipped beside a model must share its shape "
                 "(or be the same game's without trading)"
             )
-        extras[role] = _sized(extra_net.state_dict(), net)
+        extras[role] = resized_to(extra_net.state_dict(), net)
         label = source_label(resolve_checkpoint(given))
         if role == "opening":
             kept_notes[role] = {"source": label, **extra_meta.get("notes", {}).get("opening_fit", {})}
@@ -128,13 +128,6 @@ def _fits(other, other_meta: dict[str, Any], net, meta: dict[str, Any]) -> bool:
         and {**theirs, "num_actions": ours["num_actions"]} == ours
     )
     return other_meta["game"] == meta["game"] and (theirs == ours or widened)
-
-
-def _sized(tensors: dict[str, Any], net) -> dict[str, Any]:
-    """An extra network's arrays, each of a shape other than ``net``'s own (the policy layer of a model
-    without trading) replaced by ``net``'s: a TD agent reads values only."""
-    own = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
-    return {k: (v if tuple(v.shape) == own[k].shape else own[k]) for k, v in tensors.items()}
 
 
 def source_label(checkpoint: Path) -> str:

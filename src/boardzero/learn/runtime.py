@@ -50,6 +50,7 @@ from boardzero.nn.checkpoint import (
     read_extra,
     read_metadata,
     read_tensors,
+    resized_to,
     resolve_checkpoint,
     save_network,
 )
@@ -290,8 +291,7 @@ class Trainer:
             )
         tensors = read_tensors(source.with_name(meta["weights"]), sha256=meta.get("weights_sha256"))
         if widen:  # the policy layer is sized by the action space; the value method leaves it as initialised
-            own = self.method.net.state_dict()
-            tensors = {k: (v if tuple(v.shape) == tuple(own[k].shape) else own[k].numpy()) for k, v in tensors.items()}
+            tensors = resized_to(tensors, self.method.net)
         load_state(self.method.net, tensors, source)
         return meta
 

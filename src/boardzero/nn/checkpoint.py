@@ -263,6 +263,14 @@ def extra_network(json_path: Path, meta: dict[str, Any], spec: NetworkSpec, name
     return net.eval()
 
 
+def resized_to(tensors: dict[str, Any], net: nn.Module) -> dict[str, Any]:
+    """``tensors`` with each array of a shape other than ``net``'s own replaced by ``net``'s (a value network of
+    the same game without trading read at the larger action space: its policy layer, which value methods do
+    not use, is ``net``'s)."""
+    own = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    return {k: (v if tuple(v.shape) == own[k].shape else own[k]) for k, v in tensors.items()}
+
+
 def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: Path) -> None:
     """Copy arrays into ``net`` after checking names and shapes, with a readable error."""
     own = net.state_dict()
