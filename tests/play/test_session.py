@@ -123,3 +123,22 @@ def test_games_with_one_seed_roll_the_same_dice_whatever_the_agents_do():
     assert plies_a != plies_b  # the games went differently
     n = min(len(first), len(second))
     assert n > 20 and first[:n] == second[:n]
+
+
+def test_a_trade_and_a_monopoly_are_logged_with_the_cards_they_moved():
+    game = make("catan", players=3, trading=True)
+    session = GameSession(game, ["random"] * 3, seed=3)
+    trades = monopolies = 0
+    while not session.state.is_terminal() and not (trades and monopolies):
+        entry = session.step()
+        if entry is None or entry.actor < 0:
+            continue
+        name = session.state.game.action_name(entry.action)
+        if name.startswith("trade with seat"):
+            trades += 1
+            assert entry.text.startswith(name.replace("trade", "trades", 1) + ": gives ") and ", gets " in entry.text
+        if name.startswith("play monopoly"):
+            monopolies += 1
+            assert entry.text.startswith(f"{name}: seat {entry.actor} takes "), entry.text
+        assert not entry.text.startswith(f"seat {entry.actor} "), entry.text  # the entry names its actor already
+    assert trades and monopolies

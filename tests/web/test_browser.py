@@ -586,12 +586,13 @@ def test_a_person_offers_a_trade_and_trades_with_the_seat_that_accepts(page, ser
         offered.append(page.inner_text("#offer-send"))
         page.locator("#trade-panel").screenshot(path=str(shots / "catan_trade_panel.png"))
         _after(page, lambda: page.click("#offer-send"))
-        assert any(line.startswith("You: offer") for line in _log_lines(page)), offered
+        assert any(line.startswith("You: offers") for line in _log_lines(page)), offered
         return True
 
     _play_my_turns_until(page, lambda: bool(traded), offer_and_trade)
-    assert traded[0] == "You: trade with Blue"
-    assert any(line == "Blue: accept" for line in _log_lines(page)), _log_lines(page)[-8:]
+    give, get = re.fullmatch(r"Offer (.+) for (.+)", offered[-1]).groups()
+    assert traded[0] == f"You: trades with Blue: gives {give.replace(' + ', ', ')}, gets {get.replace(' + ', ', ')}"
+    assert any(line == "Blue: accepts" for line in _log_lines(page)), _log_lines(page)[-8:]
 
 
 def test_a_bot_offers_and_the_person_answers_with_the_hint_in_view(page, server):
@@ -628,9 +629,9 @@ def test_a_bot_offers_and_the_person_answers_with_the_hint_in_view(page, server)
     both = {"accept", "decline"}
     _play_my_turns_until(page, lambda: both <= set(answered), answer)
     lines = _log_lines(page)
-    assert sum(line.startswith("Blue: offer") for line in lines) >= len(answered)
+    assert sum(line.startswith("Blue: offers") for line in lines) >= len(answered)
     for kind in both:
-        assert sum(line == f"You: {kind}" for line in lines) == answered.count(kind), (kind, answered)
+        assert sum(line.startswith(f"You: {kind}s") for line in lines) == answered.count(kind), (kind, answered)
 
 
 def test_an_offer_everyone_declined_is_shown_and_cannot_be_made_again_that_turn(page, server):
@@ -658,7 +659,7 @@ def test_an_offer_everyone_declined_is_shown_and_cannot_be_made_again_that_turn(
         _after(page, lambda: page.click("#offer-send"))
         page.wait_for_selector("#trade-declined", timeout=WAIT_MS)
         assert page.inner_text("#trade-declined") == f"Declined by everyone this turn, so not offered again: {offer}"
-        assert _log_lines(page)[-1] == "Blue: decline"
+        assert _log_lines(page)[-1] == "Blue: declines; nobody accepted, the offer is off"
         for side, resource in (("give", give), ("get", get)):  # the same cards again: no such offer left
             again = page.locator(f'#offer button[data-offer-side="{side}"][data-resource="{resource}"]')
             if again.is_enabled():  # it may still fit a larger offer
@@ -668,3 +669,53 @@ def test_an_offer_everyone_declined_is_shown_and_cannot_be_made_again_that_turn(
         return True
 
     _play_my_turns_until(page, lambda: bool(declined), offer_or_decline)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}], ids=["390x844"])
+def test_on_a_phone_the_trade_panel_fits_and_an_offer_made_again_says_so(page, server, viewport):
+    """The offer picker is folded on a phone, so the actions card with the trade panel fits the screen; an offer
+    withdrawn and made again in the same turn is numbered and marked as made again."""
+    page.add_init_script("localStorage.setItem('boardzero.hints', 'off')")
+    _new_game(page, server, "catan", players=2, opponent="accept_all", seed=3, trading=True)
+    _setup_then_my_first_roll(page)
+    made = []
+
+    def fold_open_offer_withdraw_again() -> bool:
+        if made and page.locator('#trade-buttons button[data-kind="withdraw"]').count():
+            if len(made) == 1:
+                assert page.inner_text("#trade-offer-number") == "Offer 1 of 3 this turn"
+                _after(page, lambda: page.click('#trade-buttons button[data-kind="withdraw"]'))
+                return True
+            assert page.inner_text("#trade-offer-number") == (
+                "Offer 2 of 3 this turn: the same offer again, after it was withdrawn"
+            )
+            assert "again" in page.get_attribute("#trade-offer", "class")
+            made.append("seen")
+            _after(page, lambda: page.click('#trade-buttons button[data-kind="withdraw"]'))
+            return True
+        if len(made) > 2 or not page.locator("#offer").count():
+            return False
+        if not made:  # folded: the card with the panel fits the screen, the picker opens on a tap
+            assert not page.locator("#offer").get_attribute("open") and not page.is_visible("#offer-send")
+            card = _box(page, "#actions-card")
+            assert card["y"] >= 0 and card["y"] + card["height"] <= 844, card
+            page.click("#offer-open")
+            give = page.locator('#offer button[data-offer-side="give"]:not([disabled])').first.get_attribute(
+                "data-resource"
+            )
+            page.click(f'#offer button[data-offer-side="give"][data-resource="{give}"]')
+            get = page.locator('#offer button[data-offer-side="get"]:not([disabled])').first.get_attribute(
+                "data-resource"
+            )
+            page.click(f'#offer button[data-offer-side="get"][data-resource="{get}"]')
+            made.append((give, get))
+        else:  # the picker stays open once opened; the same cards again
+            assert page.locator("#offer").get_attribute("open") is not None
+            give, get = made[0]
+            page.click(f'#offer button[data-offer-side="give"][data-resource="{give}"]')
+            page.click(f'#offer button[data-offer-side="get"][data-resource="{get}"]')
+            made.append((give, get))
+        _after(page, lambda: page.click("#offer-send"))
+        return True
+
+    _play_my_turns_until(page, lambda: len(made) > 2, fold_open_offer_withdraw_again)

@@ -66,7 +66,7 @@ class LogEntry:
     ply: int  # index in the state's history
     actor: int  # seat, or CHANCE
     action: int
-    text: str  # the action's name as its actor saw it
+    text: str  # the step as its actor saw it: a move's effect (``State.describe_step``), a chance outcome's name
     seen_by: tuple[int, ...] | None  # seats that may see it; None: everyone
     hidden_text: str | None = None  # what the others are told (hidden chance outcomes only)
 
@@ -82,6 +82,13 @@ class LogEntry:
             "action": self.action if shown else None,
             "text": self.text if shown else self.hidden_text,
         }
+
+
+def _own_words(line: str, actor: int) -> str:
+    """A seat's step as its log entry says it: what the step did (the cards a trade moved, what a monopoly took),
+    without the leading "seat N" of the actor the entry already names."""
+    prefix = f"seat {actor} "
+    return line[len(prefix) :] if line.startswith(prefix) else line
 
 
 def agent_for(game: Game, preferred: str | None, fallbacks: Iterable[str]) -> tuple[str, Agent]:
@@ -259,7 +266,7 @@ class GameSession:
             state.apply(action)
             self.moves.append((actor, action))
             return None
-        text = state.action_name(action)
+        text = state.action_name(action) if actor == CHANCE else _own_words(state.describe_step(action), actor)
         hidden_text = state.hidden_name(action) if actor == CHANCE and self.game.has_hidden_information else None
         state.apply(action)
         self.moves.append((actor, action))

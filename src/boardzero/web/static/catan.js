@@ -197,7 +197,7 @@ const tradeKeyHelp = "Keys: r roll · e end turn · a accept · d decline an off
 
 // What the person has chosen but not yet sent: cards to discard, the two sides of a trade. Kept between
 // redraws of the same position; cleared by Esc (``clearSelection``) and once the choice is no longer offered.
-const selection = { discard: {}, give: null, get: null, offerGive: {}, offerGet: {} };
+const selection = { discard: {}, give: null, get: null, offerGive: {}, offerGet: {}, offerOpen: null };
 
 export function clearSelection() {
   selection.discard = {};
@@ -311,14 +311,26 @@ const cardsText = (cards) => RESOURCES.filter((r) => cards[r]).map((r) => `${car
 const covers = (cards, want) => RESOURCES.every((r) => (cards[r] || 0) >= (want[r] || 0));
 const same = (a, b) => covers(a, b) && covers(b, a);
 
+// The offers seen this turn, by their number in the turn, so that an offer withdrawn and made again reads as a
+// new one ("… again · offer 2 of 3 this turn, made before this turn and withdrawn").
+const seenOffers = { turn: null, byNumber: new Map() };
+function offeredBefore(turn, number, index) {  // turn: the game's id and turn number
+  if (seenOffers.turn !== turn) { seenOffers.turn = turn; seenOffers.byNumber = new Map(); }
+  seenOffers.byNumber.set(number, index);
+  return [...seenOffers.byNumber].some(([n, i]) => n < number && i === index);
+}
+
 function tradePanel(snap, legal, onAct) {
   const trade = snap.view.trade;
   const box = h("div", { class: "trade-panel", id: "trade-panel" });
-  box.append(h("div", { class: "muted small" }, `Trading with players: ${trade.offers_made} of ${trade.offers_per_turn} offers made this turn`));
-  if (trade.offer) {
+  if (!trade.offer) box.append(h("div", { class: "muted small" }, `Trading with players: ${trade.offers_made} of ${trade.offers_per_turn} offers made this turn`));
+  else {
     const proposer = snap.view.turn_player;
-    box.append(h("div", { class: "status", id: "trade-offer" }, swatch(proposer), " ", seatLabel(snap, proposer),
+    const again = offeredBefore(`${snap.id}:${snap.view.turn}`, trade.offers_made, trade.offer.index);
+    box.append(h("div", { class: "status" + (again ? " again" : ""), id: "trade-offer" }, swatch(proposer), " ", seatLabel(snap, proposer),
                  ` offers ${cardsText(trade.offer.give)} for ${cardsText(trade.offer.get)}`));
+    box.append(h("div", { class: "muted small", id: "trade-offer-number" }, `Offer ${trade.offers_made} of ${trade.offers_per_turn} this turn` +
+                 (again ? ": the same offer again, after it was withdrawn" : "")));
     box.append(h("div", { class: "answers", id: "trade-answers" }, snap.view.seats.filter((p) => p.seat !== proposer).map((p) => {
       const answer = trade.answers[p.seat];
       const word = answer === "accept" ? "accepts" : answer === "decline" ? "declines" : "to answer…";
@@ -350,7 +362,10 @@ function offerPicker(offers, onAct) {
   const give = selection.offerGive, get = selection.offerGet;
   const fits = (g, t) => offers.some((m) => covers(m.give, g) && covers(m.get, t));
   if (!fits(give, get)) { selection.offerGive = {}; selection.offerGet = {}; return offerPicker(offers, onAct); }
-  const box = h("div", { class: "offer", id: "offer" });
+  // Folded on a phone until opened (the panel would not fit the screen with it), open on a wider screen; the
+  // person's choice (offerOpen) holds until the page is loaded again; Esc does not fold it.
+  const open = selection.offerOpen ?? !window.matchMedia("(max-width: 760px)").matches;
+  const box = h("details", { class: "offer", id: "offer", open, ontoggle: () => { selection.offerOpen = box.open; } });
   const redraw = () => box.replaceWith(offerPicker(offers, onAct));
   const side = (name, picked, other, isGive) => h("div", { class: "buttons" }, h("span", { class: "muted" }, name),
     RESOURCES.map((r) => {
@@ -360,7 +375,8 @@ function offerPicker(offers, onAct) {
                            onclick: () => { picked[r] = (picked[r] || 0) + 1; redraw(); } }, `${r} `, h("b", {}, String(picked[r] || 0)));
     }));
   const match = offers.find((m) => same(m.give, give) && same(m.get, get));
-  box.append(h("div", { class: "status yours" }, "Offer a trade to the other players: pick what you give and what you ask for."),
+  box.append(h("summary", { class: "status yours", id: "offer-open" }, "Offer a trade to the other players"),
+    h("div", { class: "muted small" }, "Pick what you give and what you ask for."),
     side("You give:", give, get, true), side("You ask for:", get, give, false),
     h("div", { class: "buttons" },
       h("button", { class: "primary", id: "offer-send", disabled: !match, "data-action": match ? match.action : null,
