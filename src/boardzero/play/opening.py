@@ -18,6 +18,7 @@ class RandomOpening(Agent):
     def __init__(self, agent: Agent, plies: int, rng: np.random.Generator | None = None):
         self.agent, self.plies, self.rng = agent, plies, rng
         self.spec = agent.spec
+        self.full_sight = agent.full_sight  # the runner hands the wrapped agent the view it asked for
 
     def reset(self) -> None:
         self.agent.reset()
