@@ -2,7 +2,7 @@
 method (TD, PPO, AlphaZero), next to the batched engine alone (random moves).
 
 Each row runs one actor's self-play in this process, on one thread, for ``--seconds`` of CPU time, with an
-untrained network of the configs' size (residual MLP 256 x 4; the cross-dimensional net as an extra row) and
+untrained network of the configs' size (residual MLP 256 x 4; the cross-dimensional net as extra rows) and
 the number format of the configs (``--precision``). An environment step is one move of one game (forced moves
 and chance outcomes included); a decision is a move with more than one legal choice. Rows are interleaved in
 ``--rounds`` so a change of machine load hits all of them.
@@ -161,6 +161,7 @@ def main() -> None:
     for name, build in (
         ("engine alone (random moves)", lambda: EngineAlone(game, args.batch)),
         ("td (afterstate values, mlp)", lambda: _td(game, args.players, args.batch, args.precision)),
+        ("td (afterstate values, xdim 16x64x4)", lambda: _td(game, args.players, args.batch, args.precision, "xdim")),
         ("ppo (policy, mlp)", lambda: _ppo(game, args.players, args.batch, args.precision)),
         ("ppo (policy, xdim 16x64x4)", lambda: _ppo(game, args.players, args.batch, args.precision, kind="xdim")),
         (
