@@ -15,7 +15,7 @@ from boardzero.nn import build_network, save_network, spec_for_game
 from boardzero.nn.checkpoint import load_network, read_metadata
 
 
-def _td_model(path, game, hidden=16, seed=0):
+def _td_model(path, game, hidden=16, seed=0, trainer="td"):
     torch.manual_seed(seed)
     net = build_network(spec_for_game(game, "mlp", hidden=hidden, blocks=1))
     return save_network(
@@ -24,7 +24,7 @@ def _td_model(path, game, hidden=16, seed=0):
         {
             "game": game.name,
             "game_options": game.options_dict(),
-            "trainer": "td",
+            "trainer": trainer,
             "play": {
                 "sims": 4,
                 "prior": 0.02,
@@ -158,6 +158,23 @@ def test_best_searches_the_opening_with_the_shipped_opening_network(tmp_path, mo
     with pytest.raises(CheckpointError, match="not the shape"):
         export_model(model, play={}, out_dir=tmp_path / "other", name="model-2p", opening=other)
     assert not (tmp_path / "other").exists() and shipped.is_file()
+
+
+def test_an_expert_run_s_value_network_is_fitted_and_shipped_as_a_td_one_is(tmp_path):
+    """Expert iteration's checkpoints are TD value networks with a policy head: the opening fit collects with
+    and starts from them, and export ships them beside a model."""
+    game = make("catan", players=2, turn_limit=30)
+    model = _td_model(tmp_path / "run" / "m", game, hidden=8, trainer="expert")
+    drawer = _td_model(tmp_path / "run" / "d", game, hidden=8, seed=1, trainer="expert")
+    save_games(
+        tmp_path / "g.npz", collect(str(model), seed=1, moves=1, temperature=0.5, games=4, batch=4, draws=str(drawer))
+    )
+    _, meta = fit(str(model), [tmp_path / "g.npz"], epochs=0, batch=2, init=str(drawer))
+    assert meta["trainer"] == "expert" and meta["notes"]["opening_fit"]["init"] == str(drawer)
+    shipped = export_model(
+        model, play=read_metadata(model)["play"], out_dir=tmp_path / "catan", name="m", opening=drawer
+    )
+    assert set(read_metadata(shipped)["notes"]) >= {"opening"}
 
 
 def test_best_averages_the_values_of_a_network_shipped_with_it(tmp_path, monkeypatch):

@@ -31,6 +31,7 @@ from typing import Any
 
 from boardzero.agents.best import MODELS_DIR
 from boardzero.agents.settings import stored_play
+from boardzero.agents.td import TD_TRAINERS
 from boardzero.core.errors import CheckpointError
 from boardzero.learn.config import apply_overrides
 from boardzero.nn.checkpoint import load_network, read_extra, resized_to, resolve_checkpoint, save_network
@@ -83,7 +84,7 @@ def export_model(
             if kept is not None:
                 extras[role], kept_notes[role] = resized_to(kept, net), model.get("notes", {}).get(role, {})
             continue
-        extra_net, extra_meta = load_network(given, trainers=("td",))
+        extra_net, extra_meta = load_network(given, trainers=TD_TRAINERS)
         if not _fits(extra_net, extra_meta, net, meta):
             raise CheckpointError(
                 f"{given}: its network ({extra_meta['game']}, {extra_net.spec.to_dict()}) is not "

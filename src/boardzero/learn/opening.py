@@ -35,6 +35,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from boardzero.agents.td import TD_TRAINERS
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn.td import afterstate_values, segment_argmax, softmax_draw
@@ -66,9 +67,9 @@ def collect(
     sees it, ``target`` [N, P] the game's returns relative to that mover, ``game`` [N] a game number,
     ``decision`` [N] the move's number among the game's decisions with a choice. The ``later`` greedy decisions
     that follow the opening are recorded too, each with probability ``share``."""
-    net, meta = load_network(model, trainers=("td",))
+    net, meta = load_network(model, trainers=TD_TRAINERS)
     game = _game_of(meta)
-    drawer = load_network(draws, game=game, trainers=("td",))[0] if draws else net
+    drawer = load_network(draws, game=game, trainers=TD_TRAINERS)[0] if draws else net
     rng = np.random.default_rng(seed)
     env = game.batched(batch, seed=seed, observation_key=net.spec.observation_key)
     env.reset()
@@ -149,9 +150,9 @@ def fit(
     """A copy of ``model``'s network, or of the network ``init`` names (e.g. ``model.json#opening``, to go on
     from an opening network fitted before), fitted to the recorded results; the epoch with the lowest held-out
     loss (epoch 0: the network as it started), on ``threads`` CPU threads (0: one per core)."""
-    net, meta = load_network(model, trainers=("td",))
+    net, meta = load_network(model, trainers=TD_TRAINERS)
     if init:
-        net = load_network(init, game=_game_of(meta), trainers=("td",))[0]
+        net = load_network(init, game=_game_of(meta), trainers=TD_TRAINERS)[0]
     torch.set_num_threads(threads or os.cpu_count() or 1)  # loading for play left one thread
     obs, target, held = load_games(paths)
     train, valid = np.flatnonzero(~held), np.flatnonzero(held)
@@ -258,9 +259,9 @@ def record_and_fit(
         if not fine:
             raise ConfigError(f"--{name}", f"{rule}, got {locals()[name]}")
     try:  # the networks named, checked before any self-play
-        meta = load_network(model, trainers=("td",))[1]
+        meta = load_network(model, trainers=TD_TRAINERS)[1]
         for other in filter(None, (draws, init)):
-            load_network(other, game=_game_of(meta), trainers=("td",))
+            load_network(other, game=_game_of(meta), trainers=TD_TRAINERS)
     except CheckpointError as exc:
         raise ConfigError("model", str(exc)) from None
     out.mkdir(parents=True, exist_ok=True)
