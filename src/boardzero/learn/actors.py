@@ -157,7 +157,7 @@ class LocalActorPool:
             q.put((version, payload))
 
     def collect(self, wait: float) -> list[Delivery]:
-        received = []
+        received: list[Delivery] = []
         deadline = time.monotonic() + wait
         while True:
             try:

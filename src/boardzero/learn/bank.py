@@ -21,6 +21,7 @@ import numpy as np
 from torch import nn
 
 from boardzero.core.errors import CheckpointError
+from boardzero.nn.base import Network
 from boardzero.nn.checkpoint import atomic_write_json, load_network, save_network
 
 
@@ -57,7 +58,7 @@ class Bank:
     def __len__(self) -> int:
         return len(self.members)
 
-    def add(self, net: nn.Module, step: int, metadata: dict[str, Any], *, best: bool) -> None:
+    def add(self, net: Network, step: int, metadata: dict[str, Any], *, best: bool) -> None:
         """Store ``net`` as a member (the best if ``best``), dropping the oldest beyond ``size``."""
         stem = self.directory / f"member_{step:08d}"
         save_network(stem, net, {**metadata, "step": step})

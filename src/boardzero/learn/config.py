@@ -550,7 +550,10 @@ def load_config(path: str | Path, overrides: Sequence[str] = (), changes: Mappin
 
 def field_docs(cls: type) -> list[tuple[str, Any, str]]:
     """(field, default, one-line doc) of a config section, for help texts."""
-    return [
-        (f.name, f.default_factory() if f.default is dataclasses.MISSING else f.default, f.metadata.get("doc", ""))
-        for f in dataclasses.fields(cls)
-    ]
+    return [(f.name, _default(f), f.metadata.get("doc", "")) for f in dataclasses.fields(cls)]
+
+
+def _default(f: dataclasses.Field) -> Any:
+    if f.default is dataclasses.MISSING and f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return f.default

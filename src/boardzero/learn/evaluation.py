@@ -10,13 +10,13 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from torch import nn
 
 from boardzero.agents.az import network_agent
 from boardzero.agents.base import Agent
 from boardzero.agents.registry import make_agent
 from boardzero.core.api import Game
 from boardzero.learn.config import EvalConfig
+from boardzero.nn.base import Network
 from boardzero.play.rotation import seating
 from boardzero.play.runner import MatchGame, Table
 from boardzero.play.session import GameSession
@@ -80,7 +80,7 @@ def elo_difference(score_: float, games: int) -> float:
 
 
 def evaluate(
-    game: Game, net: nn.Module, best_net: nn.Module | None, config: EvalConfig, rng: np.random.Generator
+    game: Game, net: Network, best_net: Network | None, config: EvalConfig, rng: np.random.Generator
 ) -> dict[str, float]:
     """Scores of the network: greedy vs random, with search vs rollout MCTS and vs the previous best."""
     results: dict[str, float] = {}

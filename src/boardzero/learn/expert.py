@@ -42,7 +42,7 @@ new root values and visit shares replacing the stored targets (a ``replay_age`` 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -148,7 +148,7 @@ class ExpertWorker(TDWorker):
         actions = np.argmax(env.masks, axis=1)
         multi = np.flatnonzero(env.masks.sum(axis=1) > 1)
         window = [i for i in range(env.num_envs) if self._in_window(i)]  # before this step's records
-        states = {i: env.state_of(i, self.moves[i]) for i in multi if self._searches(i)}
+        states = {i: env.state_of(i, self.moves[i]) for i in multi.tolist() if self._searches(i)}
         searched = np.array([i for i, state in states.items() if state is not None], np.int64)
         rest = np.setdiff1d(multi, searched)
         if len(searched):
@@ -201,7 +201,7 @@ class ExpertWorker(TDWorker):
                     add_noise=self.expert.dirichlet_fraction > 0,
                     simulations=int(budget),
                 )
-                for j, result in zip(part, found):
+                for j, result in zip(part.tolist(), found):
                     results[j] = result
         chosen = np.zeros(len(rows), np.int64)
         for j, (i, result) in enumerate(zip(rows, results)):
@@ -269,7 +269,7 @@ class Expert(TD):
     name = "expert"
     agent = "td"
     init_from = ("td",)  # a run may start from a TD network; its policy head then starts to learn
-    reads_settings_of = ("td",)  # the [td] section and the replay settings apply as in TD
+    reads_settings_of: ClassVar[tuple[str, ...]] = ("td",)  # the [td] section and the replay settings apply as in TD
     large_extras = ("replay", "policy_replay")
 
     def __init__(self, *args, **kwargs):

@@ -66,7 +66,7 @@ def export_model(
     source = best if use_best else resolve_checkpoint(checkpoint)
     net, meta = load_network(source)
     out_dir = Path(out_dir) if out_dir is not None else MODELS_DIR / meta["game"]
-    keep = {
+    keep: dict[str, Any] = {
         k: meta[k] for k in ("game", "game_options", "step", "ratings", "latest_eval", "config", "trainer") if k in meta
     }
     model, extras_from = meta, source  # the model whose play settings and extras are kept where none is given

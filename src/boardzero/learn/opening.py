@@ -39,6 +39,7 @@ from boardzero.agents.td import TD_TRAINERS
 from boardzero.core.errors import CheckpointError, ConfigError
 from boardzero.core.registry import make
 from boardzero.learn.td import afterstate_values, segment_argmax, softmax_draw
+from boardzero.nn.base import Network
 from boardzero.nn.checkpoint import atomic_write_bytes, load_network, save_network
 from boardzero.nn.evaluator import rotate_to_relative
 
@@ -120,7 +121,7 @@ def collect(
 
 def save_games(path: Path, data: dict[str, np.ndarray]) -> None:
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **data)
+    np.savez_compressed(buffer, **data)  # type: ignore[arg-type]  # numpy's stub: **kwds could be allow_pickle
     atomic_write_bytes(path, buffer.getvalue())
 
 
@@ -146,7 +147,7 @@ def fit(
     seed: int = 0,
     threads: int = 0,
     init: str = "",
-) -> tuple[torch.nn.Module, dict[str, Any]]:
+) -> tuple[Network, dict[str, Any]]:
     """A copy of ``model``'s network, or of the network ``init`` names (e.g. ``model.json#opening``, to go on
     from an opening network fitted before), fitted to the recorded results; the epoch with the lowest held-out
     loss (epoch 0: the network as it started), on ``threads`` CPU threads (0: one per core)."""
@@ -283,6 +284,6 @@ def record_and_fit(
         net, fitted = fit(model, paths, epochs=epochs, lr=lr, threads=threads, init=init)
     except CheckpointError as exc:
         raise ConfigError("model", str(exc)) from None
-    path = save_network(out / "opening", net, fitted)
-    report(f"wrote {path}")
-    return path
+    written = save_network(out / "opening", net, fitted)
+    report(f"wrote {written}")
+    return written

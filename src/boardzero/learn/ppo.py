@@ -64,7 +64,11 @@ class _Game:
 
     def __init__(self, seat: int, opponent: str):
         self.seat, self.opponent = seat, opponent
-        self.obs, self.mask, self.action, self.logp, self.value = [], [], [], [], []
+        self.obs: list[np.ndarray] = []
+        self.mask: list[np.ndarray] = []
+        self.action: list[int] = []
+        self.logp: list[float] = []
+        self.value: list[float] = []
 
 
 class PPOWorker(BatchedWorker):
@@ -132,8 +136,8 @@ class PPOWorker(BatchedWorker):
         by_opponent: dict[str, list[int]] = {}
         for i in theirs:
             by_opponent.setdefault(self.games[i].opponent, []).append(int(i))
-        for path, rows in by_opponent.items():
-            rows = np.asarray(rows)
+        for path, listed in by_opponent.items():
+            rows = np.asarray(listed)
             actions[rows] = self._policy(self._opponent(path), rows, record=False)
         _, _, _, rewards, done = env.step(actions)
         finished = []

@@ -15,7 +15,9 @@ class ReplayBuffer:
 
     def __init__(self, capacity: int, fields: dict[str, tuple[tuple[int, ...], type]]):
         self.capacity = capacity
-        self.arrays = {name: np.zeros((capacity, *shape), dtype) for name, (shape, dtype) in fields.items()}
+        self.arrays: dict[str, np.ndarray] = {
+            name: np.zeros((capacity, *shape), dtype) for name, (shape, dtype) in fields.items()
+        }
         self.size = 0
         self.cursor = 0  # next slot to write
         self.added = 0  # samples ever added

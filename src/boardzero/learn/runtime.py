@@ -24,6 +24,7 @@ import dataclasses
 import signal
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -42,6 +43,7 @@ from boardzero.learn.methods import agent_for_checkpoint as agent_for_checkpoint
 from boardzero.learn.metrics import MetricsLog
 from boardzero.learn.replay import ReplayBuffer
 from boardzero.learn.rundir import RunDir
+from boardzero.nn.base import Network
 from boardzero.nn.checkpoint import (
     check_game,
     load_optimizer,
@@ -76,7 +78,7 @@ class Method(abc.ABC):
         self.spec = self.network_spec()
         torch.manual_seed(config.train.seed)
         self.device = learner_device(config.train.device)
-        self.net = build_network(self.spec).to(self.device)
+        self.net: Network = build_network(self.spec).to(self.device)
         self.optimizer = torch.optim.AdamW(
             self.net.parameters(), lr=config.train.lr, weight_decay=config.train.weight_decay
         )
@@ -86,7 +88,7 @@ class Method(abc.ABC):
         """Arrays as tensors on the learner's device."""
         return {k: torch.from_numpy(v).to(self.device) for k, v in arrays.items()}
 
-    def play_net(self) -> torch.nn.Module:
+    def play_net(self) -> Network:
         """The current network for agents that play (they feed CPU tensors): itself on a CPU learner, else a
         CPU copy."""
         if self.device.type == "cpu":
@@ -176,7 +178,7 @@ class ReplayMethod(Method):
     ``train.sample_reuse`` samples per sample generated and stores the buffer with its checkpoints when
     ``train.save_replay`` (only the newest checkpoint keeps it)."""
 
-    large_extras = ("replay",)
+    large_extras: ClassVar[tuple[str, ...]] = ("replay",)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -355,7 +357,7 @@ class Trainer:
     def save_checkpoint(self) -> Path:
         self.saved_step = self.step
         tensors, groups = optimizer_tensors(self.method.optimizer)
-        extras = {"optim": tensors, **self.method.extras()}
+        extras: dict[str, Mapping[str, torch.Tensor | np.ndarray]] = {"optim": tensors, **self.method.extras()}
         path = save_network(
             self.rundir.step_stem(self.step),
             self.method.net,

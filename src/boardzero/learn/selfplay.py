@@ -109,7 +109,7 @@ class SelfPlay:
 
     def _samples(self, trajectory: _Trajectory, returns: np.ndarray) -> dict[str, np.ndarray]:
         players = np.asarray(trajectory.player, np.int64)
-        absolute = np.broadcast_to(np.asarray(returns, np.float32), (len(players), len(returns)))
+        absolute: np.ndarray = np.broadcast_to(np.asarray(returns, np.float32), (len(players), len(returns)))
         share = self.config.search_value_share
         if share > 0:
             absolute = (1 - share) * absolute + share * np.stack(trajectory.root_value)

@@ -110,7 +110,12 @@ class _Game:
     __slots__ = ("obs", "seat", "value", "greedy", "explored", "timed", "rival")
 
     def __init__(self, rival: tuple[int, Any] | None = None):
-        self.obs, self.seat, self.value, self.greedy, self.explored, self.timed = [], [], [], [], [], []
+        self.obs: list[np.ndarray] = []  # the chosen afterstates' observations
+        self.seat: list[int] = []
+        self.value: list[np.ndarray] = []  # predicted values there, absolute seat order
+        self.greedy: list[np.ndarray] = []  # the greedy move's predicted values
+        self.explored: list[bool] = []
+        self.timed: list[bool] = []
         self.rival = rival  # (seat, network) of a league game: that seat plays a past network
 
 
@@ -167,7 +172,7 @@ class TDWorker(BatchedWorker):
         if explored.any():
             chosen[explored] = starts[explored] + self.rng.integers(0, sizes[explored])
         opening = np.array([len(self.games[i].obs) < self.config.opening_moves for i in rows], dtype=bool)
-        for j in np.flatnonzero(opening & ~explored):
+        for j in np.flatnonzero(opening & ~explored).tolist():
             chosen[j] = starts[j] + softmax_draw(
                 relative[starts[j] : starts[j] + sizes[j], 0], self.config.opening_temperature, self.rng
             )
@@ -197,8 +202,8 @@ class TDWorker(BatchedWorker):
             return
         starts = after.starts
         ends = np.r_[starts[1:], len(after.row)]
-        for net, js in by_rival.values():
-            js = np.asarray(js)
+        for net, listed in by_rival.values():
+            js = np.asarray(listed)
             index = np.concatenate([np.arange(starts[j], ends[j]) for j in js])
             part = after.take(index)
             mine = afterstate_values(net, part, self.env.seats[part.row], self.precision)[:, 0]

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,7 @@ def atomic_write_json(path: Path, data: Any) -> None:
     atomic_write_bytes(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 
-def tensors_to_bytes(tensors: dict[str, torch.Tensor | np.ndarray]) -> bytes:
+def tensors_to_bytes(tensors: Mapping[str, torch.Tensor | np.ndarray]) -> bytes:
     arrays = {
         k: (v.detach().cpu().contiguous().numpy() if isinstance(v, torch.Tensor) else np.ascontiguousarray(v))
         for k, v in tensors.items()
@@ -88,7 +89,7 @@ def save_network(
     path_stem: Path,
     net: Network,
     metadata: dict[str, Any],
-    extras: dict[str, dict[str, torch.Tensor | np.ndarray]] | None = None,
+    extras: Mapping[str, Mapping[str, torch.Tensor | np.ndarray]] | None = None,
 ) -> Path:
     """Write ``<stem>.safetensors``, each extra as ``<stem>.<name>.safetensors``, then ``<stem>.json``;
     returns the JSON path."""
@@ -271,7 +272,7 @@ def resized_to(tensors: dict[str, Any], net: nn.Module) -> dict[str, Any]:
     return {k: (v if tuple(v.shape) == own[k].shape else own[k]) for k, v in tensors.items()}
 
 
-def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: Path) -> None:
+def load_state(net: nn.Module, tensors: dict[str, np.ndarray], where: str | Path) -> None:
     """Copy arrays into ``net`` after checking names and shapes, with a readable error."""
     own = net.state_dict()
     missing = sorted(set(own) - set(tensors))
