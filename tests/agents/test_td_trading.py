@@ -204,8 +204,9 @@ def test_a_guarded_seat_declines_a_trade_that_puts_the_proposer_ahead_by_gaining
     yes, no, theirs, without = agent.answer_values(SeatView(state, 1), np.random.default_rng(0))
     assert (yes, no, theirs, without) == (4.0, 3.0, 5.0, 3.0)  # it gains 1; the proposer gains 2 and leads
     assert agent.act(SeatView(state, 1), np.random.default_rng(0)) == A_DECLINE
-    plain = road_trader(game, net=BrickNet())  # trade=value: its own gain is enough
-    assert plain.act(SeatView(state, 1), np.random.default_rng(0)) == A_ACCEPT
+    for trade in ("value", "fresh"):  # the plain answer rule: its own gain is enough
+        plain = road_trader(game, net=BrickNet(), trade=trade)
+        assert plain.act(SeatView(state, 1), np.random.default_rng(0)) == A_ACCEPT
     level = road_position()  # with one wood less the proposer ends level (4 and 4): accepted
     level.apply(A("offer", give="wood", get="brick"))
     assert agent.act(SeatView(level, 1), np.random.default_rng(0)) == A_ACCEPT
@@ -226,9 +227,10 @@ def test_fresh_offers_leave_out_offers_made_this_turn_and_trades_undone():
     assert fresh_offers(last_turn, offers).all()
 
 
-def test_a_guarded_proposer_does_not_make_again_an_offer_it_withdrew():
+@pytest.mark.parametrize("trade", ["guarded", "fresh"])
+def test_a_guarded_or_fresh_proposer_does_not_make_again_an_offer_it_withdrew(trade):
     game = make("catan", players=3, trading=True)
-    agent = road_trader(game, trade="guarded")
+    agent = road_trader(game, trade=trade)
     state = road_position()
     offer = agent.act(SeatView(state, 0), np.random.default_rng(0))
     assert offer == A("offer", give="wood", get="brick")

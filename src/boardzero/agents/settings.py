@@ -18,8 +18,9 @@ from typing import Any, ClassVar
 from boardzero.core.errors import ConfigError
 
 OBSERVERS = ("mover", "to_move")
-TRADE_MODES = ("value", "off", "guarded")  # value: trade by the network's values one step ahead; off: never offer,
-# decline every offer; guarded: value with two guards (no leader fed, no offer twice): fewer trades, weaker
+# value: trade by the network's values one step ahead; off: never offer, decline every offer; guarded: value with
+# two guards (no leader fed, no offer twice): fewer trades, weaker; fresh: value with the second guard alone
+TRADE_MODES = ("value", "off", "guarded", "fresh")
 POLICIES = ("auto", "on", "off")  # auto: on for a network whose policy head learned search visits (learn.expert)
 
 
@@ -115,7 +116,7 @@ class TDPlay(PlaySettings):
     reuse: bool = setting(False)  # each search goes on from the subtree the history reached
     opening_per_move: int = setting(0, least=0)  # > 0: caps the opening search per legal move
     policy: str = setting("auto")  # search priors from a policy head that learned search visits: auto, on, off
-    trade: str = setting("value")  # with player-to-player trading: value (by the network's values), off, guarded
+    trade: str = setting("value")  # with player-to-player trading: value (by the network's values), off, guarded, fresh
 
     def check_together(self, where: str) -> None:
         if self.trade not in TRADE_MODES:

@@ -19,7 +19,8 @@ state), so a seat does not hand a leader the cards it lacks for a small gain of 
 no offer twice in a turn (a withdrawn one included) nor one that undoes a trade of this turn (giving a
 resource it received in a trade this turn, or asking for one it gave), since its values, read in a state
 drawn afresh each time, would otherwise trade the same cards back and forth. It trades less, and it lost
-to the plain rule in 4 players (docs/results/catan-trading.md), so it is not the default.
+to the plain rule in 4 players (docs/results/catan-trading.md), so it is not the default. ``trade="fresh"`` keeps
+the second guard alone: the answers are the plain rule's.
 
 Every other move is the TD agent's (``agents.td``): its search or planning runs in the same position without
 trading (``CatanState.without_trading``: no offers inside the search), with a network trained with or
@@ -190,7 +191,7 @@ class ValueTrader(Agent):
         with a seat predicted to accept, else no trade), in one state drawn to fit what the seat knows."""
         me = view.seat
         offers = np.array([a for a in view.legal_actions if A_OFFER <= a < A_OFFER + NUM_OFFERS], np.int64)
-        if self.trade == "guarded":
+        if self.trade in ("guarded", "fresh"):
             offers = offers[fresh_offers(view.history, offers - A_OFFER)]
         state = _catan(view.sample_state(rng))
         others = [q for q in range(self.game.num_players) if q != me]
