@@ -1,5 +1,6 @@
 """Self-play speed on Catan per core: environment steps/s with a network choosing every move, for each training
-method (TD, PPO, AlphaZero), next to the batched engine alone (random moves).
+method (TD, PPO, AlphaZero), next to the batched engine alone (random moves); TD also in games with
+player-to-player trading (an offer is weighed by the trade it leads to: more afterstates per decision).
 
 Each row runs one actor's self-play in this process, on one thread, for ``--seconds`` of CPU time, with an
 untrained network of the configs' size (residual MLP 256 x 4; the cross-dimensional net as extra rows) and
@@ -45,14 +46,16 @@ class EngineAlone:
         return []
 
 
-def _td(game, players, batch, precision, kind="mlp"):
+def _td(game, players, batch, precision, kind="mlp", trading=False):
     from boardzero.learn.td import TDWorker
 
+    if trading:
+        game = make("catan", players=players, trading=True)
     spec = spec_for_game(game, kind, hidden=256 if kind == "mlp" else 64, blocks=4, channels=16)
     config = {
         "method": "td",
         "game": "catan",
-        "game_options": {"players": players},
+        "game_options": {"players": players, "trading": trading},
         "selfplay": {"games_per_actor": batch, "precision": precision},
     }
     return TDWorker(0, _payload(config, spec))
@@ -161,6 +164,10 @@ def main() -> None:
     for name, build in (
         ("engine alone (random moves)", lambda: EngineAlone(game, args.batch)),
         ("td (afterstate values, mlp)", lambda: _td(game, args.players, args.batch, args.precision)),
+        (
+            "td (mlp), trading games",
+            lambda: _td(game, args.players, args.batch, args.precision, trading=True),
+        ),
         ("td (afterstate values, xdim 16x64x4)", lambda: _td(game, args.players, args.batch, args.precision, "xdim")),
         ("ppo (policy, mlp)", lambda: _ppo(game, args.players, args.batch, args.precision)),
         ("ppo (policy, xdim 16x64x4)", lambda: _ppo(game, args.players, args.batch, args.precision, kind="xdim")),

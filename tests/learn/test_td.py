@@ -400,8 +400,8 @@ def test_the_greedy_move_is_the_best_for_its_mover_and_valued_in_the_workers_pre
     seen = []
     real = td_module.afterstate_values
 
-    def spy(net, after, seats, precision="float32"):
-        values = real(net, after, seats, precision)
+    def spy(net, after, seats, precision="float32", *, distinct=False):
+        values = real(net, after, seats, precision, distinct=distinct)
         seen.append((after, values, precision))
         return values
 
@@ -455,9 +455,9 @@ def test_each_league_game_plays_its_own_members_best_moves_to_the_end(tmp_path, 
     precisions = []
     real = td_module.afterstate_values
 
-    def spy(net, after, seats, precision="float32"):
+    def spy(net, after, seats, precision="float32", *, distinct=False):
         precisions.append(precision)
-        return real(net, after, seats, precision)
+        return real(net, after, seats, precision, distinct=distinct)
 
     selfplay = {**TINY["selfplay"], "precision": "bfloat16"}
     config = config_from_dict({**TINY, "td": {"explore": 0.0, "league_share": 1.0}, "selfplay": selfplay})

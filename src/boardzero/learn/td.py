@@ -131,6 +131,9 @@ class TDWorker(BatchedWorker):
         self.games = [_Game() for _ in range(self.env.num_envs)]
         timeless = self.game.timeless_actions()  # moves that take no game time are not discounted
         self.timeless = np.zeros(self.game.num_actions, bool) if timeless is None else timeless
+        # a timeless move (an offer no seat is known to take) often leaves the position as it was: in such games
+        # many of a decision's afterstates are alike, and each distinct one is valued once
+        self.distinct = bool(self.timeless.any())
 
     def load(self, version: int, payload: dict[str, Any]) -> None:
         self.load_weights(version, payload["weights"])
@@ -163,7 +166,7 @@ class TDWorker(BatchedWorker):
     def _choose(self, rows: np.ndarray) -> np.ndarray:
         after = self.env.afterstates(rows)
         seats = self.env.seats[after.row]
-        relative = afterstate_values(self.net, after, seats, self.precision)
+        relative = afterstate_values(self.net, after, seats, self.precision, distinct=self.distinct)
         starts = after.starts
         greedy = segment_argmax(relative[:, 0], starts)
         chosen = greedy.copy()

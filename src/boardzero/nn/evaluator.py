@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,16 +30,50 @@ def rotate_to_relative(absolute: np.ndarray, players: np.ndarray) -> np.ndarray:
     return np.take_along_axis(absolute, seats, axis=1)
 
 
-def afterstate_values(net: Network, after, seats: np.ndarray, precision: str = "float32") -> np.ndarray:
+def afterstate_values(
+    net: Network, after, seats: np.ndarray, precision: str = "float32", *, distinct: bool = False
+) -> np.ndarray:
     """Seat-relative values [K, P] of afterstates (``core.batched.Afterstates``) for their movers ``seats`` [K]:
     the value network's, or the true returns where the move ends the game. TD learning and the TD agent both
-    choose moves by them."""
+    choose moves by them. ``distinct``: identical afterstates are valued once (``distinct_rows``), worth it
+    where many are alike."""
+    obs = np.ascontiguousarray(after.obs)
+    first, inverse = distinct_rows(obs) if distinct else (np.arange(len(obs)), np.arange(len(obs)))
     with torch.no_grad(), autocast(precision):
-        relative = net.values(torch.from_numpy(after.obs)).float().numpy().astype(np.float64)
+        if len(first) == len(obs):  # all distinct: valued as they are
+            relative = net.values(torch.from_numpy(obs)).float().numpy().astype(np.float64)
+        else:
+            relative = net.values(torch.from_numpy(obs[first])).float().numpy().astype(np.float64)[inverse]
     if after.terminal.any():
         end = np.flatnonzero(after.terminal)
         relative[end] = rotate_to_relative(after.returns[end], seats[end])
     return relative
+
+
+def distinct_rows(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the first index of each distinct row of ``obs`` [K, ...], the index into those of every row): identical
+    positions are valued once. Many afterstates are alike: in a game with trading, an offer that no seat is known
+    to be able to take leaves the position as it was, and about half of a 2-player decision's afterstates are
+    such duplicates. Rows are grouped by a random projection (one pass over them, far cheaper than sorting the
+    rows) and each row is checked equal to its group's first; a row that is not (two different rows with the
+    same projection) is valued on its own."""
+    rows = obs.reshape(len(obs), -1)
+    # einsum sums each row the same way wherever it lies in memory (a BLAS product may not: equal rows at other
+    # alignments could then project apart), and runs on this thread alone
+    projected = np.einsum("ij,j->i", rows, _projection(rows.shape[1], rows.dtype))
+    _, first, inverse = np.unique(projected, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    dup = np.flatnonzero(first[inverse] != np.arange(len(rows)))  # rows that would take another row's value
+    apart = dup[(rows[dup] != rows[first[inverse[dup]]]).any(axis=1)]
+    if len(apart):
+        inverse[apart] = len(first) + np.arange(len(apart))
+        first = np.concatenate([first, apart])
+    return first, inverse
+
+
+@functools.cache
+def _projection(width: int, dtype: np.dtype) -> np.ndarray:
+    return np.random.default_rng(width).standard_normal(width).astype(dtype)
 
 
 class NetworkEvaluator:
