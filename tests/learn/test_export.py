@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from boardzero.agents.az import AZAgent, PolicyAgent
@@ -101,7 +103,7 @@ def test_a_model_trained_with_trading_ships_with_the_settings_and_extras_of_the_
     from boardzero.nn.checkpoint import read_tensors
 
     model_2p = MODELS_DIR / "catan" / "model-2p.json"
-    trained = "data/checkpoints/catan_trading_2p_timed/step_00000648.json"
+    trained = str(sorted(Path("data/checkpoints/catan_trading_2p_timed").glob("step_*.json"))[-1])  # the run's newest
     path = export_model(trained, play={"sims": 8}, out_dir=tmp_path, name="model-2p-trading", like=model_2p)
     net, meta = load_network(path, game=make("catan", players=2, trading=True))
     _, shipped = load_network(model_2p)
