@@ -38,9 +38,9 @@ def afterstate_values(
     choose moves by them. ``distinct``: identical afterstates are valued once (``distinct_rows``), worth it
     where many are alike."""
     obs = np.ascontiguousarray(after.obs)
-    first, inverse = distinct_rows(obs) if distinct else (np.arange(len(obs)), np.arange(len(obs)))
+    first, inverse = distinct_rows(obs) if distinct else (None, None)
     with torch.no_grad(), autocast(precision):
-        if len(first) == len(obs):  # all distinct: valued as they are
+        if first is None or len(first) == len(obs):  # every row valued as it is
             relative = net.values(torch.from_numpy(obs)).float().numpy().astype(np.float64)
         else:
             relative = net.values(torch.from_numpy(obs[first])).float().numpy().astype(np.float64)[inverse]
