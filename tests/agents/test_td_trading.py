@@ -165,6 +165,21 @@ def test_the_advice_on_an_answer_says_how_the_game_will_end_as_on_other_moves():
     assert np.allclose(advice.values, relative.float().numpy()[0][::-1], atol=2e-2)
 
 
+def test_a_forced_decline_is_advised_with_the_value_of_the_position_with_the_offer_closed():
+    game = make("catan", players=2, trading=True)
+    agent = best(game, fast=True)
+    state = T.scenario(players=2, seat=0, trading=True, seed=1)
+    T.give(state, 0, wood=2)  # seat 1 holds no brick: it can only decline
+    state.apply(A("offer", give="wood", get="brick"))
+    view = SeatView(state, 1)
+    assert view.legal_actions.tolist().count(A_ACCEPT) == 0
+    advice = agent.advise(view, np.random.default_rng(7))
+    assert [m.action for m in advice.moves] == [A_DECLINE]
+    closed = view.sample_state(np.random.default_rng(7)).trade_outcome(-1)  # the same draw, the offer closed
+    own = agent.own_values([closed], [1])[0]
+    assert advice.moves[0].value is not None and abs(advice.moves[0].value - float(own)) < 2e-2
+
+
 def test_the_proposer_offers_what_helps_it_and_the_other_accepts_then_trades_with_it():
     game = make("catan", players=3, trading=True)
     agent = road_trader(game)

@@ -255,7 +255,11 @@ class ValueTrader(Agent):
         decided = self.trade_move(view, rng)
         if decided is None:
             return self.inner.advise(NoTradingView(view, self.plain), rng, top=top)
-        return Advice(decided[1][:top], self.position_values(view, rng))
+        moves = decided[1]
+        if moves[0].action == A_DECLINE and moves[0].value is None:  # a decline forced (or trade=off): valued here
+            refused = _catan(view.sample_state(rng)).trade_outcome(-1)
+            moves = [MoveAdvice(A_DECLINE, 1.0, float(self.own_values([refused], [view.seat])[0]))]
+        return Advice(moves[:top], self.position_values(view, rng))
 
     def position_values(self, view: SeatView, rng: np.random.Generator) -> np.ndarray:
         """[P] each seat's expected return (absolute order) in the position as this seat sees it, read by the
