@@ -230,3 +230,64 @@ def test_a_search_share_of_zero_plays_every_game_as_td_and_per_move_caps_the_bud
     assert budgets == [9]  # tic-tac-toe's first move: 9 legal moves at 1 simulation each, under 16
     with pytest.raises(ConfigError, match="search_share"):
         config_from_dict(tiny(expert={"search_share": 1.5}))
+
+
+def reanalysing_worker(**expert) -> ExpertWorker:
+    return worker(expert={"reanalyse": 1.0, "dirichlet_fraction": 0.0, **expert})
+
+
+def test_finished_games_fill_the_reanalysis_pool_with_their_searched_positions_and_returns():
+    actor = reanalysing_worker(reanalyse_pool=5, lambda_weight=1.0)
+    while actor.reanalysed == 0:
+        actor.step()
+    assert len(actor.pool) == 5  # two searched positions a game, the oldest replaced once full
+    for state, seat, action, lam, outcome in actor.pool:
+        assert state.current_player == seat and state.legal_mask()[action]
+        assert lam.shape == outcome.shape == (2,)
+        assert np.allclose(sorted(outcome.tolist()), [-1.0, 1.0]) or np.allclose(outcome, 0.0)
+
+
+def test_a_reanalysed_position_learns_the_newest_networks_search_of_it():
+    """The sample of a re-searched position: the position after the move once played, with the value of a new
+    search through that move (here all the weight), and the root with the new visit shares."""
+    actor = reanalysing_worker(search_weight=1.0, lambda_weight=0.0, outcome_weight=1e-12)
+    while not actor.pool:
+        actor.step()
+    with torch.no_grad():  # a newer network: the targets must come from it, not from the stored search
+        for p in actor.net.parameters():
+            p.add_(torch.randn_like(p))
+    actor.pool = actor.pool[:1]
+    state, seat, action, _, _ = actor.pool[0]
+    sample = actor.reanalyse(1)
+    by_hand = actor.searcher().search_many([view_for(state, seat)], np.random.default_rng(0), add_noise=False)[0]
+    after = state.clone()
+    after.apply(action)
+    assert np.array_equal(sample["obs"][0], after.observe(seat)["flat"])
+    child = by_hand.tree.child(by_hand.root, action)
+    assert np.allclose(sample["value"][0], np.roll(by_hand.tree.mean_value(child), -seat), atol=1e-5)
+    assert np.allclose(sample["policy"][0], by_hand.visits / by_hand.visits.sum())
+    assert np.array_equal(sample["policy_obs"][0], state.observe(seat)["flat"])
+
+
+def test_reanalysis_searches_as_many_stored_positions_as_owed_per_live_search():
+    actor = reanalysing_worker(reanalyse=0.5)
+    live = []
+    search_views = actor._search_views
+    actor._search_views = lambda views, budgets: live.append(len(views)) or search_views(views, budgets)
+    while actor.reanalysed < 6:
+        actor.step()
+    searches = sum(live) - actor.reanalysed  # every call went through _search_views: live ones and re-analyses
+    before_pool = 16  # the 8 first games' 2 searches each, made before any game had ended
+    assert actor.reanalysed == int(0.5 * (searches - before_pool))
+    with pytest.raises(ConfigError, match="reanalyse"):
+        config_from_dict(tiny(expert={"reanalyse": -1.0}))
+
+
+def test_a_tiny_run_with_reanalysis_trains_and_resumes(tmp_path):
+    run = tmp_path / "run"
+    settings = {"reanalyse": 0.5, "reanalyse_pool": 64}
+    assert train(config_from_dict(tiny(train={"steps": 15}, expert=settings)), run)["step"] == 15
+    trainer = Trainer(config_from_dict(tiny(expert=settings)), run)
+    assert trainer.config.expert.reanalyse == 0.5
+    trainer.run()
+    assert trainer.step == 30

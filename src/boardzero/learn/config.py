@@ -343,6 +343,15 @@ class ExpertConfig:
         check="non_negative",
     )
     policy_replay_size: int = doc(20_000, "searched positions kept for the policy head", check="positive")
+    reanalyse: float = doc(
+        0.0,
+        "re-analysis: searches of stored positions of finished games, with the newest network, per search of a "
+        "live game (0.5: one for every two); each gives its position fresh search targets",
+        check="non_negative",
+    )
+    reanalyse_pool: int = doc(
+        4096, "searched positions of finished games an actor keeps for re-analysis (the oldest go)", check="positive"
+    )
 
 
 @dataclasses.dataclass(frozen=True)

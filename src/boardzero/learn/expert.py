@@ -34,10 +34,13 @@ Targets, for the positions ``x_t`` after each move played:
 Checkpoints play as ``td:RUN``; a run may start from a TD checkpoint (``--init``, e.g. a shipped Catan model):
 its untrained policy head is then trained from scratch while the values go on.
 
-Re-analysis (not built): the replay keeps observations, not states, so a search cannot be run again on them. A
-re-analysing learner would keep each searched game's record (seed and action list, ``State.to_record``),
-replay it to its searched positions and search them again with the newest network in a learner-side pool, the
-new root values and visit shares replacing the stored targets (a ``replay_age`` field would pick the oldest).
+Re-analysis (``expert.reanalyse``): each actor keeps the searched positions of its finished games (the ``State``
+before the move, the move played, and that position's lambda-return and outcome, which the game's end fixed) in a
+pool of ``expert.reanalyse_pool``. For every search of a live game it owes ``expert.reanalyse`` searches of stored
+positions, drawn uniformly from the pool, with the newest network it holds. A re-searched position gives the
+learner one more sample of each kind: the position after its move with the value target mixed as above, the
+*new* search value in place of the old, and the root with the new visit shares. The replay keeps observations,
+not states, so re-analysis happens where the states are: in the actor, at the cost of its live games.
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ def mixed_targets(
 class _ExpertGame(_Game):
     """A running game's record with what its searches found."""
 
-    __slots__ = ("searches", "searched", "search_value", "policy_obs", "policy_mask", "policy")
+    __slots__ = ("searches", "searched", "search_value", "policy_obs", "policy_mask", "policy", "roots")
 
     def __init__(self, rival: tuple[int, Any] | None = None, *, searches: bool = True):
         super().__init__(rival)
@@ -94,6 +97,7 @@ class _ExpertGame(_Game):
         self.policy_obs: list[np.ndarray] = []
         self.policy_mask: list[np.ndarray] = []
         self.policy: list[np.ndarray] = []
+        self.roots: list[tuple[int, Any, int]] = []  # (position index, the State searched, the move played)
 
 
 class ExpertWorker(TDWorker):
@@ -108,6 +112,11 @@ class ExpertWorker(TDWorker):
         self.moves: list[list[int]] = [[] for _ in range(self.env.num_envs)]  # while a game may still search
         self.version = -1
         self.searchers: dict[bool, MCTS] = {}
+        # re-analysis: (State before the move, seat, move, lambda-return [P], outcome [P]) of finished games
+        self.pool: list[tuple[Any, int, int, np.ndarray, np.ndarray]] = []
+        self.pool_next = 0  # where the next position goes once the pool is full
+        self.owed = 0.0  # re-analysis searches owed to the live searches made
+        self.reanalysed = 0
 
     def load(self, version: int, payload: dict[str, Any]) -> None:
         super().load(version, payload)
@@ -166,7 +175,62 @@ class ExpertWorker(TDWorker):
             self.games[i] = self._new_game()
             self.moves[i] = []
             self.games_finished += 1
+        if self.expert.reanalyse > 0 and len(searched) and self.pool:  # owed from the first stored position on
+            self.owed += self.expert.reanalyse * len(searched)
+            due = min(int(self.owed), len(self.pool))
+            if due:
+                self.owed -= due
+                finished.append(self.reanalyse(due))
         return [f for f in finished if f is not None]
+
+    def reanalyse(self, count: int) -> dict[str, np.ndarray]:
+        """Search ``count`` positions drawn from the pool again with the current network; their samples."""
+        picked = [self.pool[k] for k in self.rng.choice(len(self.pool), size=count, replace=False)]
+        views = [view_for(state, seat) for state, seat, _, _, _ in picked]
+        budgets = np.full(count, self.expert.simulations)
+        if self.expert.per_move:
+            budgets = np.minimum(budgets, self.expert.per_move * np.array([len(v.legal_actions) for v in views]))
+        results = self._search_views(views, budgets)
+        key = self.spec.observation_key
+        obs, seats, values, lams, outcomes = [], [], [], [], []
+        policy_obs, policy_mask, policy = [], [], []
+        for (state, seat, action, lam, outcome), view, result in zip(picked, views, results):
+            after = state.clone()
+            after.apply(action)
+            obs.append(after.observe(seat)[key])
+            seats.append(seat)
+            values.append(_child_value(result, action))
+            lams.append(lam)
+            outcomes.append(outcome)
+            policy_obs.append(view.observation[key])
+            policy_mask.append(view.legal_mask)
+            policy.append((result.visits / max(result.visits.sum(), 1)).astype(np.float32))
+        self.reanalysed += count
+        targets = mixed_targets(
+            np.asarray(lams),
+            np.asarray(outcomes),
+            np.asarray(values),
+            np.ones(count, bool),
+            search_weight=self.expert.search_weight,
+            lambda_weight=self.expert.lambda_weight,
+            outcome_weight=self.expert.outcome_weight,
+        )
+        shape, actions = self.spec.input_shape, self.spec.num_actions
+        return {
+            "obs": np.stack(obs).astype(np.float32),
+            "value": rotate_to_relative(targets, np.asarray(seats, np.int64)).astype(np.float32),
+            "policy_obs": np.asarray(policy_obs, np.float32).reshape(-1, *shape),
+            "policy_mask": np.asarray(policy_mask, bool).reshape(-1, actions),
+            "policy": np.asarray(policy, np.float32).reshape(-1, actions),
+        }
+
+    def _keep(self, entry: tuple[Any, int, int, np.ndarray, np.ndarray]) -> None:
+        """Add a finished game's searched position to the re-analysis pool, over its oldest once full."""
+        if len(self.pool) < self.expert.reanalyse_pool:
+            self.pool.append(entry)
+        else:
+            self.pool[self.pool_next] = entry
+            self.pool_next = (self.pool_next + 1) % self.expert.reanalyse_pool
 
     def _in_window(self, i: int) -> bool:
         """Whether game ``i`` may still search: a searching game within its first ``search_moves`` decisions."""
@@ -191,18 +255,7 @@ class ExpertWorker(TDWorker):
         budgets = np.full(len(rows), self.expert.simulations)
         if self.expert.per_move:
             budgets = np.minimum(budgets, self.expert.per_move * env.masks[rows].sum(axis=1))
-        results: list = [None] * len(rows)
-        with autocast(self.precision):
-            for budget in np.unique(budgets):  # one batched search per budget
-                part = np.flatnonzero(budgets == budget)
-                found = self.searcher().search_many(
-                    [views[j] for j in part],
-                    self.rng,
-                    add_noise=self.expert.dirichlet_fraction > 0,
-                    simulations=int(budget),
-                )
-                for j, result in zip(part.tolist(), found):
-                    results[j] = result
+        results = self._search_views(views, budgets)
         chosen = np.zeros(len(rows), np.int64)
         for j, (i, result) in enumerate(zip(rows, results)):
             game = self.games[i]
@@ -225,8 +278,26 @@ class ExpertWorker(TDWorker):
             game.policy_obs.append(env.obs[i].copy())
             game.policy_mask.append(env.masks[i].copy())
             game.policy.append((result.visits / max(result.visits.sum(), 1)).astype(np.float32))
+            if self.expert.reanalyse > 0:
+                game.roots.append((len(game.obs) - 1, states[j], action))
             chosen[j] = action
         return chosen
+
+    def _search_views(self, views: list, budgets: np.ndarray) -> list:
+        """One search result per view, ``budgets`` simulations each (one batched search per budget)."""
+        results: list = [None] * len(views)
+        with autocast(self.precision):
+            for budget in np.unique(budgets):
+                part = np.flatnonzero(budgets == budget)
+                found = self.searcher().search_many(
+                    [views[j] for j in part],
+                    self.rng,
+                    add_noise=self.expert.dirichlet_fraction > 0,
+                    simulations=int(budget),
+                )
+                for j, result in zip(part.tolist(), found):
+                    results[j] = result
+        return results
 
     def _samples(self, game: _Game, returns: np.ndarray) -> dict[str, np.ndarray] | None:
         assert isinstance(game, _ExpertGame)
@@ -246,6 +317,8 @@ class ExpertWorker(TDWorker):
             lambda_weight=self.expert.lambda_weight,
             outcome_weight=self.expert.outcome_weight,
         )
+        for t, state, action in game.roots:  # the game's end fixed these positions' returns: re-analysable now
+            self._keep((state, game.seat[t], action, lam[t], outcome[t]))
         seats = np.asarray(game.seat, np.int64)
         shape, actions = self.spec.input_shape, self.spec.num_actions
         return {
