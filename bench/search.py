@@ -124,11 +124,15 @@ class _NetworkClock:
         self.cpu += time.process_time() - self._began
 
 
-def bench_catan_network_search(players, games, sims, precision, *, shipped=False, prior=0.0, information_sets=False):
+def bench_catan_network_search(
+    players, games, sims, precision, *, shipped=False, prior=0.0, information_sets=False, policy_model=None
+):
     """Batched PUCT over ``games`` Catan positions (hidden cards resampled per simulation), one thread, with
     an untrained residual MLP 256 x 4 over the flat observation at the leaves (network priors), or with
     ``shipped``: the shipped TD model for that player count (the same size over the rich observation) as
-    ``best`` searches with it (``prior`` > 0: priors from its values after each move, else uniform).
+    ``best`` searches with it (``prior`` > 0: priors from its values after each move, else uniform), or with
+    ``policy_model``: a checkpoint whose policy head learned search visits (``learn.expert``), priors from that
+    head (one network row per node) and leaves valued as the others.
     Splits the CPU time into the network's forward passes, the rest of the evaluator (observations,
     afterstates) and the tree plus the engine."""
     import torch
@@ -137,7 +141,13 @@ def bench_catan_network_search(players, games, sims, precision, *, shipped=False
 
     torch.set_num_threads(1)
     game = make("catan", players=players)
-    if shipped:
+    if policy_model is not None:
+        from boardzero.nn.checkpoint import load_network
+        from boardzero.nn.policy_prior import PolicyPriorEvaluator
+
+        net, _ = load_network(policy_model, game=game)
+        inner = PolicyPriorEvaluator(net, precision=precision)
+    elif shipped:
         from boardzero.agents.best import MODELS_DIR
         from boardzero.agents.td import ValuePriorEvaluator
         from boardzero.nn.checkpoint import load_network
@@ -161,7 +171,9 @@ def bench_catan_network_search(players, games, sims, precision, *, shipped=False
     evaluator.cpu = clock.cpu = 0.0
     wall, cpu = timed(lambda: mcts.search_many(views, np.random.default_rng(0), add_noise=True))
     network = (
-        "shipped TD model (rich)" + (f", value priors {prior:g}" if prior else ", uniform priors")
+        "policy-head model (rich), policy priors"
+        if policy_model is not None
+        else "shipped TD model (rich)" + (f", value priors {prior:g}" if prior else ", uniform priors")
         if shipped
         else "untrained MLP (flat)"
     )
@@ -183,6 +195,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument(
+        "--policy-model",
+        help="also search 2-player Catan with the priors of this checkpoint's policy head (an expert run's), "
+        "beside the shipped model's value priors on the same positions",
+    )
     args = parser.parse_args()
     game = make("connect4")
     rng = np.random.default_rng(1)
@@ -195,7 +212,12 @@ def main():
         + [
             bench_catan_network_search(2, 16, 32, "auto", shipped=True, prior=0.02, information_sets=infoset)
             for infoset in (False, True)
-        ],
+        ]
+        + (
+            [bench_catan_network_search(2, 16, 32, "auto", information_sets=True, policy_model=args.policy_model)]
+            if args.policy_model
+            else []
+        ),
     }
     if args.json:
         print(json.dumps(result))

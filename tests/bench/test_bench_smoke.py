@@ -160,6 +160,14 @@ def test_catan_search_split_counts_the_evaluator_however_the_search_calls_it():
     assert row["sims_per_cpu_s"] > 0
     assert 0 < row["network_share"] <= row["evaluator_share"] <= 1
     assert row["tree_and_engine_share"] == pytest.approx(1 - row["evaluator_share"])
+    # priors from a policy head (the shipped model has the layer, untrained: the speed is what is measured)
+    from boardzero.agents.best import MODELS_DIR
+
+    policy = bench_search.bench_catan_network_search(
+        2, 2, 4, "float32", information_sets=True, policy_model=MODELS_DIR / "catan" / "model-2p.json"
+    )
+    assert "policy priors" in policy["network"] and policy["sims_per_cpu_s"] > 0
+    assert 0 < policy["network_share"] <= policy["evaluator_share"] <= 1
 
 
 def test_catan_engine_bench_with_trading():
