@@ -144,6 +144,37 @@ def test_policy_loss_falls_on_a_fixed_batch(tmp_path):
     assert cross_entropy() < 0.9 * before
 
 
+@pytest.mark.parametrize("kind", ["mlp", "conv"])
+def test_a_policy_head_off_the_trunk_learns_without_moving_the_values(tmp_path, kind):
+    """With ``policy_trunk = false`` the policy loss reaches the head alone: the trunk and values do not move."""
+    game = "connect4" if kind == "conv" else "tictactoe"
+    network = {"kind": "conv", "channels": 8, "blocks": 1} if kind == "conv" else TINY["network"]
+    settings = tiny(expert={"policy_trunk": False}) | {"game": game, "network": network}
+    method = Trainer(config_from_dict(settings), tmp_path / "run").method
+    rng = np.random.default_rng(0)
+    shape, actions = method.spec.input_shape, method.spec.num_actions
+    masks = np.ones((16, actions), bool)
+    visits = rng.random((16, actions))
+    batch = method.tensors(
+        {
+            "obs": rng.random((16, *shape)).astype(np.float32),
+            "mask": masks,
+            "policy": (visits / visits.sum(axis=1, keepdims=True)).astype(np.float32),
+        }
+    )
+    method.net.train()
+    with torch.no_grad():
+        logits, _ = method.net(batch["obs"], batch["mask"])
+    loss = method.policy_loss(batch)
+    assert abs(loss.item() + (batch["policy"] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean().item()) < 1e-4
+    head = {"policy", "policy_conv"}
+    before = {name: p.detach().clone() for name, p in method.net.named_parameters()}
+    for _ in range(5):
+        method.optimize(method.policy_loss(batch), {})
+    moved = {name for name, p in method.net.named_parameters() if not torch.equal(p, before[name])}
+    assert moved and {name.split(".")[0] for name in moved} <= head  # the head learned, nothing else moved
+
+
 def test_a_tiny_run_trains_resumes_and_plays_with_its_policy_head(tmp_path):
     run = tmp_path / "run"
     summary = train(config_from_dict(tiny(train={"steps": 15})), run)

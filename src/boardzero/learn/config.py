@@ -343,6 +343,11 @@ class ExpertConfig:
         check="non_negative",
     )
     policy_replay_size: int = doc(20_000, "searched positions kept for the policy head", check="positive")
+    policy_trunk: bool = doc(
+        True,
+        "the policy head's loss reaches the trunk the values share; false: the head learns on the trunk's "
+        "features alone (held fixed for it), so the values' features stay as the value loss shapes them",
+    )
     reanalyse: float = doc(
         0.0,
         "re-analysis: searches of stored positions of finished games, with the newest network, per search of a "

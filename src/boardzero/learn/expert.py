@@ -393,7 +393,12 @@ class Expert(TD):
     def policy_loss(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         """Cross-entropy of the visit shares against the policy head's softmax over the legal moves."""
         with autocast(self.config.train.precision):
-            logits, _ = self.net(batch["obs"], batch["mask"])
+            if self.config.expert.policy_trunk:
+                logits, _ = self.net(batch["obs"], batch["mask"])
+            else:  # the head alone learns: the trunk's features are held fixed for this loss
+                features = self.net.trunk(batch["obs"])
+                held = tuple(f.detach() for f in features) if isinstance(features, tuple) else features.detach()
+                logits = self.net.policy_logits(held, batch["mask"])
         return -(batch["policy"] * F.log_softmax(logits.float(), dim=1)).sum(dim=1).mean()
 
     def metadata(self) -> dict[str, Any]:

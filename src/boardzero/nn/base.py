@@ -5,6 +5,8 @@ is typed for any of them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 from torch import nn
 
@@ -26,4 +28,12 @@ class Network(nn.Module):
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         """float[B, P]: the value head alone (value-based methods skip the policy)."""
+        raise NotImplementedError
+
+    def trunk(self, obs: torch.Tensor) -> Any:
+        """The features both heads read (bodies with a policy)."""
+        raise NotImplementedError
+
+    def policy_logits(self, features: Any, mask: torch.Tensor) -> torch.Tensor:
+        """The policy head's masked logits from the trunk's ``features`` (bodies with a policy)."""
         raise NotImplementedError

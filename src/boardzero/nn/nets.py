@@ -55,7 +55,10 @@ class ResidualMLP(Network):
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = self.trunk(obs)
-        return masked_logits(self.policy(x), mask), self.value(x)
+        return self.policy_logits(x, mask), self.value(x)
+
+    def policy_logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return masked_logits(self.policy(x), mask)
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         """The value head alone (value-based methods skip the policy)."""
@@ -98,8 +101,10 @@ class ResidualConv(Network):
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = self.trunk(obs)
-        logits = self.policy(self.policy_conv(x).flatten(1))
-        return masked_logits(logits, mask), self.value(self.value_conv(x).flatten(1))
+        return self.policy_logits(x, mask), self.value(self.value_conv(x).flatten(1))
+
+    def policy_logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return masked_logits(self.policy(self.policy_conv(x).flatten(1)), mask)
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         """The value head alone (value-based methods skip the policy)."""

@@ -103,13 +103,17 @@ class CrossDimensional(Network):
         return x, torch.cat([d, _deflate(x)], dim=1)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x, joined = self.trunk(obs)
+        features = self.trunk(obs)
+        return self.policy_logits(features, mask), self.value(features[1])
+
+    def policy_logits(self, features: tuple[torch.Tensor, torch.Tensor], mask: torch.Tensor) -> torch.Tensor:
+        x, joined = features
         planes = self.action_planes(x).flatten(1)
         other = self.other_logits(joined)
-        logits = other.new_zeros(obs.shape[0], self.spec.num_actions)
+        logits = other.new_zeros(x.shape[0], self.spec.num_actions)
         logits[:, self.spatial_actions] = planes[:, self.spatial_slots].to(other.dtype)
         logits[:, self.other_actions] = other
-        return masked_logits(logits, mask), self.value(joined)
+        return masked_logits(logits, mask)
 
     def values(self, obs: torch.Tensor) -> torch.Tensor:
         return self.value(self.trunk(obs)[1])
