@@ -344,9 +344,10 @@ class ExpertConfig:
     )
     policy_replay_size: int = doc(20_000, "searched positions kept for the policy head", check="positive")
     policy_trunk: bool = doc(
-        True,
-        "the policy head's loss reaches the trunk the values share; false: the head learns on the trunk's "
-        "features alone (held fixed for it), so the values' features stay as the value loss shapes them",
+        False,
+        "true: the policy head's loss reaches the trunk the values share; false: the head learns on the trunk's "
+        "features held fixed, so the values' features stay as the value loss shapes them (through the trunk, "
+        "a head learning from scratch on a TD network's trunk cost its values 15 points against heuristic)",
     )
     reanalyse: float = doc(
         0.0,
