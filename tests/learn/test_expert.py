@@ -288,7 +288,8 @@ def test_a_reanalysed_position_learns_the_newest_networks_search_of_it():
     with torch.no_grad():  # a newer network: the targets must come from it, not from the stored search
         for p in actor.net.parameters():
             p.add_(torch.randn_like(p))
-    actor.pool = actor.pool[:1]
+    while len(actor.pool) > 1:  # one stored position left
+        actor.pool.pop()
     state, seat, action, _, _ = actor.pool[0]
     sample = actor.reanalyse(1)
     by_hand = actor.searcher().search_many([view_for(state, seat)], np.random.default_rng(0), add_noise=False)[0]

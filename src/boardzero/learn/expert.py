@@ -45,6 +45,7 @@ not states, so re-analysis happens where the states are: in the actor, at the co
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, ClassVar
 
 import numpy as np
@@ -113,8 +114,7 @@ class ExpertWorker(TDWorker):
         self.version = -1
         self.searchers: dict[bool, MCTS] = {}
         # re-analysis: (State before the move, seat, move, lambda-return [P], outcome [P]) of finished games
-        self.pool: list[tuple[Any, int, int, np.ndarray, np.ndarray]] = []
-        self.pool_next = 0  # where the next position goes once the pool is full
+        self.pool: deque[tuple[Any, int, int, np.ndarray, np.ndarray]] = deque(maxlen=self.expert.reanalyse_pool)
         self.owed = 0.0  # re-analysis searches owed to the live searches made
         self.reanalysed = 0
 
@@ -187,10 +187,7 @@ class ExpertWorker(TDWorker):
         """Search ``count`` positions drawn from the pool again with the current network; their samples."""
         picked = [self.pool[k] for k in self.rng.choice(len(self.pool), size=count, replace=False)]
         views = [view_for(state, seat) for state, seat, _, _, _ in picked]
-        budgets = np.full(count, self.expert.simulations)
-        if self.expert.per_move:
-            budgets = np.minimum(budgets, self.expert.per_move * np.array([len(v.legal_actions) for v in views]))
-        results = self._search_views(views, budgets)
+        results = self._search_views(views, np.array([len(view.legal_actions) for view in views]))
         key = self.spec.observation_key
         obs, seats, values, lams, outcomes = [], [], [], [], []
         policy_obs, policy_mask, policy = [], [], []
@@ -204,7 +201,7 @@ class ExpertWorker(TDWorker):
             outcomes.append(outcome)
             policy_obs.append(view.observation[key])
             policy_mask.append(view.legal_mask)
-            policy.append((result.visits / max(result.visits.sum(), 1)).astype(np.float32))
+            policy.append(_visit_shares(result))
         self.reanalysed += count
         targets = mixed_targets(
             np.asarray(lams),
@@ -215,6 +212,11 @@ class ExpertWorker(TDWorker):
             lambda_weight=self.expert.lambda_weight,
             outcome_weight=self.expert.outcome_weight,
         )
+        return self._batch(obs, targets, seats, policy_obs, policy_mask, policy)
+
+    def _batch(self, obs, targets, seats, policy_obs, policy_mask, policy) -> dict[str, np.ndarray]:
+        """The samples for the learner: positions with their value targets (absolute ``targets`` turned to each
+        position's ``seats``), and searched roots with their legal masks and visit shares."""
         shape, actions = self.spec.input_shape, self.spec.num_actions
         return {
             "obs": np.stack(obs).astype(np.float32),
@@ -223,14 +225,6 @@ class ExpertWorker(TDWorker):
             "policy_mask": np.asarray(policy_mask, bool).reshape(-1, actions),
             "policy": np.asarray(policy, np.float32).reshape(-1, actions),
         }
-
-    def _keep(self, entry: tuple[Any, int, int, np.ndarray, np.ndarray]) -> None:
-        """Add a finished game's searched position to the re-analysis pool, over its oldest once full."""
-        if len(self.pool) < self.expert.reanalyse_pool:
-            self.pool.append(entry)
-        else:
-            self.pool[self.pool_next] = entry
-            self.pool_next = (self.pool_next + 1) % self.expert.reanalyse_pool
 
     def _in_window(self, i: int) -> bool:
         """Whether game ``i`` may still search: a searching game within its first ``search_moves`` decisions."""
@@ -252,10 +246,7 @@ class ExpertWorker(TDWorker):
         """Search the decisions of the games in ``rows`` (their ``states``), record them, return the moves."""
         env = self.env
         views = [view_for(state, int(env.seats[i])) for i, state in zip(rows, states)]
-        budgets = np.full(len(rows), self.expert.simulations)
-        if self.expert.per_move:
-            budgets = np.minimum(budgets, self.expert.per_move * env.masks[rows].sum(axis=1))
-        results = self._search_views(views, budgets)
+        results = self._search_views(views, env.masks[rows].sum(axis=1))
         chosen = np.zeros(len(rows), np.int64)
         for j, (i, result) in enumerate(zip(rows, results)):
             game = self.games[i]
@@ -277,14 +268,18 @@ class ExpertWorker(TDWorker):
             game.search_value.append(value)
             game.policy_obs.append(env.obs[i].copy())
             game.policy_mask.append(env.masks[i].copy())
-            game.policy.append((result.visits / max(result.visits.sum(), 1)).astype(np.float32))
+            game.policy.append(_visit_shares(result))
             if self.expert.reanalyse > 0:
                 game.roots.append((len(game.obs) - 1, states[j], action))
             chosen[j] = action
         return chosen
 
-    def _search_views(self, views: list, budgets: np.ndarray) -> list:
-        """One search result per view, ``budgets`` simulations each (one batched search per budget)."""
+    def _search_views(self, views: list, legal: np.ndarray) -> list:
+        """One search result per view (``legal``: its number of legal moves), ``expert.simulations`` each, capped
+        at ``expert.per_move`` per legal move; one batched search per budget."""
+        budgets = np.full(len(views), self.expert.simulations)
+        if self.expert.per_move:
+            budgets = np.minimum(budgets, self.expert.per_move * np.asarray(legal))
         results: list = [None] * len(views)
         with autocast(self.precision):
             for budget in np.unique(budgets):
@@ -318,16 +313,13 @@ class ExpertWorker(TDWorker):
             outcome_weight=self.expert.outcome_weight,
         )
         for t, state, action in game.roots:  # the game's end fixed these positions' returns: re-analysable now
-            self._keep((state, game.seat[t], action, lam[t], outcome[t]))
-        seats = np.asarray(game.seat, np.int64)
-        shape, actions = self.spec.input_shape, self.spec.num_actions
-        return {
-            "obs": np.stack(game.obs).astype(np.float32),
-            "value": rotate_to_relative(targets, seats).astype(np.float32),
-            "policy_obs": np.asarray(game.policy_obs, np.float32).reshape(-1, *shape),
-            "policy_mask": np.asarray(game.policy_mask, bool).reshape(-1, actions),
-            "policy": np.asarray(game.policy, np.float32).reshape(-1, actions),
-        }
+            self.pool.append((state, game.seat[t], action, lam[t], outcome[t]))  # over the oldest once full
+        return self._batch(game.obs, targets, game.seat, game.policy_obs, game.policy_mask, game.policy)
+
+
+def _visit_shares(result) -> np.ndarray:
+    """The root's visit shares over all actions (the policy head's target)."""
+    return (result.visits / max(result.visits.sum(), 1)).astype(np.float32)
 
 
 def _child_value(result, action: int) -> np.ndarray:
